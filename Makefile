@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# mlock_audit top-level Makefile. The module itself is described in Kbuild.
+#
+#   make                      module (for the running kernel) and userspace
+#   make KDIR=<headers tree>  the module for another kernel
+#   make demo [KERNEL=6.12]   build, boot that stock kernel in QEMU, show output
+#   make check [KERNELS=...]  the test suite on 6.1, 6.12 and 7.3
+#   make bench [KERNELS=...]  benchmarks, ratios measured in one boot
+#   make dkms-install [KVER=] install the sources with DKMS and build for KVER
+#   make style                checkpatch.pl over the kernel sources
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+KERNEL ?= 6.12
+KERNELS ?= 6.1 6.12 7.3
+KVER ?= $(shell uname -r)
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SOURCES := Kbuild Makefile dkms.conf $(wildcard src/*.[ch] compat/*.h) compat/Kbuild.include
+
+all: module userspace
+
+module:
+	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): install them or pass KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+userspace:
+	$(MAKE) -C userspace
+
+clean:
+	@if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	$(MAKE) -C userspace clean
+	$(MAKE) -C tests/progs clean
+	rm -rf build
+
+demo:
+	scripts/demo $(KERNEL)
+
+check:
+	tests/run $(KERNELS)
+
+bench:
+	tests/bench $(KERNELS)
+
+dkms-install:
+	rm -rf /usr/src/mlock_audit-$(VERSION)
+	mkdir -p /usr/src/mlock_audit-$(VERSION)
+	cp --parents $(DKMS_SOURCES) /usr/src/mlock_audit-$(VERSION)/
+	dkms add mlock_audit/$(VERSION)
+	dkms build mlock_audit/$(VERSION) -k $(KVER)
+	dkms install mlock_audit/$(VERSION) -k $(KVER)
+
+dkms-remove:
+	dkms remove mlock_audit/$(VERSION) --all
+	rm -rf /usr/src/mlock_audit-$(VERSION)
+
+style:
+	scripts/style
+
+.PHONY: all module userspace clean demo check bench dkms-install dkms-remove style

@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the mlock_audit scripts. Source it; do not run it.
+#
+# Everything downloaded or built outside the clone lives under $MA_CACHE
+# (default /var/cache/mlock_audit, override with MLOCK_AUDIT_CACHE), so that
+# CI runs and later sessions reuse it. The machine's own apt sources are never
+# touched: all Debian look-ups go through a private apt configuration there.
+
+MA_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+MA_CACHE=${MLOCK_AUDIT_CACHE:-/var/cache/mlock_audit}
+MA_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+MA_SUPPORTED="6.1 6.12 7.3"
+
+ma_log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
+ma_die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+
+# Per supported kernel: the Debian suite(s) it comes from, a regular
+# expression for its ABI name, the userspace release (chroot) whose compiler
+# built it, and the apt target release used to install its build packages.
+ma_kernel_abi_re() {
+	case $1 in
+	6.1)  echo '6\.1\.0-[0-9]+' ;;
+	6.12) echo '6\.12\.[0-9]+\+deb13' ;;
+	7.3)  echo '7\.3\.[0-9]+\+deb13' ;;
+	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED)" ;;
+	esac
+}
+ma_kernel_release() {
+	case $1 in
+	6.1) echo bookworm ;;
+	6.12 | 7.3) echo trixie ;;
+	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED)" ;;
+	esac
+}
+ma_kernel_target() {
+	case $1 in
+	6.1) echo bookworm-security ;;
+	6.12) echo trixie-security ;;
+	7.3) echo trixie-backports ;;
+	esac
+}
+ma_check_kernel() { ma_kernel_abi_re "$1" >/dev/null; }
+
+# The mirror the machine's apt sources name (one-line and deb822 formats).
+ma_mirror() {
+	local want=$1 uri
+	uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources 2>/dev/null |
+		grep -oE 'https?://[^ ]+' | sed 's,/*$,,' |
+		grep -E "/debian${want}\$" | head -n1)
+	echo "${uri:-http://deb.debian.org/debian$want}"
+}
+
+ma_apt_dir() { echo "$MA_CACHE/apt"; }
+
+# Private apt configuration: bookworm, trixie and their security and
+# backports suites, verified with the machine's Debian archive keyring.
+ma_apt_setup() {
+	local d m s
+	d=$(ma_apt_dir)
+	m=${MLOCK_AUDIT_MIRROR:-$(ma_mirror "")}
+	s=${MLOCK_AUDIT_SECURITY_MIRROR:-$(ma_mirror -security)}
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	cat >"$d/sources.list.new" <<EOS
+deb [arch=amd64 signed-by=$MA_KEYRING] $m bookworm main
+deb [arch=amd64 signed-by=$MA_KEYRING] $s bookworm-security main
+deb [arch=amd64 signed-by=$MA_KEYRING] $m trixie main
+deb [arch=amd64 signed-by=$MA_KEYRING] $s trixie-security main
+deb [arch=amd64 signed-by=$MA_KEYRING] $m trixie-backports main
+EOS
+	mv "$d/sources.list.new" "$d/sources.list"
+	echo "$m" >"$d/mirror"
+	echo "$s" >"$d/security-mirror"
+}
+
+ma_apt_opts() {
+	local d
+	d=$(ma_apt_dir)
+	printf '%s\n' -o "Dir::Etc::sourcelist=$d/sources.list" \
+		-o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$d/lists" \
+		-o "Dir::Cache=$d/cache" -o Dir::State::status=/dev/null \
+		-o APT::Get::AllowUnauthenticated=false -o APT::Sandbox::User=root -o Acquire::Retries=3
+}
+ma_apt() { # apt-get|apt-cache ARGS...
+	local tool=$1
+	shift
+	local -a opts
+	mapfile -t opts < <(ma_apt_opts)
+	"$tool" "${opts[@]}" "$@"
+}
+
+# Serialise work on the shared cache (CI and a session may overlap).
+ma_lock() {
+	mkdir -p "$MA_CACHE"
+	exec 9>"$MA_CACHE/.lock"
+	flock 9
+}
+
+# Host packages the scripts need; installed on first use.
+MA_HOST_PKGS="qemu-system-x86 qemu-utils debootstrap busybox-static cpio
+squashfs-tools kmod rsync xz-utils zstd util-linux gcc libc6-dev make"
+ma_host_setup() {
+	local missing="" p
+	for p in $MA_HOST_PKGS; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	[ "$(id -u)" = 0 ] || ma_die "needs root to install:$missing"
+	ma_log "installing host packages:$missing"
+	apt-get update -q >/dev/null || ma_die "apt-get update failed"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $missing >/dev/null ||
+		ma_die "apt-get install$missing failed"
+}
+
+# Run CMD inside the chroot ROOT with /proc (7.3's objtool reads it), /sys
+# and /dev mounted, and optionally one host directory bound at a path. The
+# mounts live in a private mount namespace, so they vanish with the command
+# whatever way it ends.
+#   ma_chroot ROOT [--bind HOSTDIR GUESTPATH] -- CMD...
+ma_chroot() {
+	local root=$1 src="" dst=""
+	shift
+	if [ "$1" = --bind ]; then
+		src=$2 dst=$3
+		shift 3
+	fi
+	[ "$1" = -- ] && shift
+	unshare --mount --propagation private -- /bin/bash -c '
+		set -e
+		r=$1 src=$2 dst=$3
+		shift 3
+		mount -t proc proc "$r/proc"
+		mount -t sysfs sysfs "$r/sys"
+		mount --rbind /dev "$r/dev"
+		if [ -n "$src" ]; then
+			mkdir -p "$r$dst"
+			mount --bind "$src" "$r$dst"
+		fi
+		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+	' _ "$root" "$src" "$dst" "$@"
+}
+
+ma_kdir() { echo "$MA_CACHE/kernels/$1"; }
+# Value of KEY in the kernel's info file (written by scripts/kernels fetch).
+ma_kinfo() {
+	local f
+	f=$(ma_kdir "$1")/info
+	[ -r "$f" ] || ma_die "kernel $1 not fetched: run scripts/kernels fetch $1"
+	sed -n "s/^$2=//p" "$f"
+}

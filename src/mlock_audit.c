@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlock_audit: audit, observe and live-fix mlock accounting of large folios.
+ *
+ * This file holds module init/exit and the debugfs views. Usage:
+ *
+ *   # modprobe mlock_audit
+ *   # cat /sys/kernel/debug/mlock_audit/version
+ *   # cat /sys/kernel/debug/mlock_audit/probes
+ *   # rmmod mlock_audit
+ *
+ * Every debugfs file is a read-only seq_file (kernel lockdown refuses
+ * writable debugfs files) whose first line is "format <N>". The formats are
+ * documented in README.md.
+ */
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/utsname.h>
+#include <generated/utsrelease.h>
+
+#include "hook.h"
+
+#define MA_FORMAT_VERSION	1
+
+static struct ma_hook *const ma_hooks[] = {
+	&ma_rmap_hook,
+	&ma_fault_hook,
+	&ma_khugepaged_hook,
+};
+
+static struct dentry *ma_debugfs_dir;
+
+static int version_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "format %d\n", MA_FORMAT_VERSION);
+	seq_printf(m, "module %s\n", MLOCK_AUDIT_VERSION);
+	seq_printf(m, "kernel %s\n", init_utsname()->release);
+	seq_printf(m, "built_for %s\n", UTS_RELEASE);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(version);
+
+static int probes_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	seq_printf(m, "format %d\n", MA_FORMAT_VERSION);
+	for (i = 0; i < ARRAY_SIZE(ma_hooks); i++)
+		ma_hook_show(m, ma_hooks[i]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(probes);
+
+static void ma_debugfs_init(void)
+{
+	ma_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	if (IS_ERR(ma_debugfs_dir))
+		pr_warn("debugfs unavailable (%pe): no reports will be shown\n",
+			ma_debugfs_dir);
+	debugfs_create_file("version", 0444, ma_debugfs_dir, NULL,
+			    &version_fops);
+	debugfs_create_file("probes", 0444, ma_debugfs_dir, NULL,
+			    &probes_fops);
+}
+
+/*
+ * Test-only breakage, compiled in by `make MLOCK_AUDIT_BREAK=init|oops|warn`,
+ * so the test suite can prove that the VM harness fails closed.
+ */
+static int ma_test_break(void)
+{
+#if defined(MLOCK_AUDIT_BREAK_INIT)
+	pr_err("built with MLOCK_AUDIT_BREAK=init: refusing to load\n");
+	return -ENOTRECOVERABLE;
+#elif defined(MLOCK_AUDIT_BREAK_OOPS)
+	pr_err("built with MLOCK_AUDIT_BREAK=oops: writing through NULL\n");
+	*(volatile int *)NULL = 0;
+#elif defined(MLOCK_AUDIT_BREAK_WARN)
+	WARN(1, "built with MLOCK_AUDIT_BREAK=warn\n");
+#endif
+	return 0;
+}
+
+static int __init mlock_audit_init(void)
+{
+	int ret;
+
+	ret = ma_test_break();
+	if (ret)
+		return ret;
+	ret = ma_hook_register(&ma_rmap_hook);
+	if (ret)
+		goto err;
+	ret = ma_hook_register(&ma_fault_hook);
+	if (ret)
+		goto err_rmap;
+	ret = ma_hook_register(&ma_khugepaged_hook);
+	if (ret)
+		goto err_fault;
+	ma_debugfs_init();
+	pr_info("version %s loaded\n", MLOCK_AUDIT_VERSION);
+	return 0;
+
+err_fault:
+	ma_hook_unregister(&ma_fault_hook);
+err_rmap:
+	ma_hook_unregister(&ma_rmap_hook);
+err:
+	return ret;
+}
+
+static void __exit mlock_audit_exit(void)
+{
+	debugfs_remove(ma_debugfs_dir);
+	ma_hook_unregister(&ma_khugepaged_hook);
+	ma_hook_unregister(&ma_fault_hook);
+	ma_hook_unregister(&ma_rmap_hook);
+	pr_info("unloaded\n");
+}
+
+module_init(mlock_audit_init);
+module_exit(mlock_audit_exit);
+
+MODULE_DESCRIPTION("Audit, observe and live-fix mlock accounting of large folios");
+MODULE_AUTHOR("mlock_audit developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(MLOCK_AUDIT_VERSION);

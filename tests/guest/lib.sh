@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest tests (busybox sh). A test exits 0 to pass, 1 to
+# fail and 4 to skip (the kselftest convention), printing why.
+
+DBG=/sys/kernel/debug/mlock_audit
+KSFT_SKIP=4
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIP: $*"; exit $KSFT_SKIP; }
+info() { echo "  $*"; }
+
+loaded() { [ -d /sys/module/mlock_audit ]; }
+load() { loaded || modprobe mlock_audit || fail "modprobe mlock_audit failed"; }
+unload() { ! loaded || rmmod mlock_audit || fail "rmmod mlock_audit failed"; }
+
+# Sum of the hits of every symbol of HOOK in debugfs "probes".
+hits() {
+	awk -v h="$1" '$1 == h && $3 ~ /^hits=/ { sub("hits=", "", $3); n += $3; f = 1 }
+		END { if (!f) exit 1; print n }' $DBG/probes
+}
+
+meminfo_kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }

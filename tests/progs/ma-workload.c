@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Workloads that drive the paths mlock_audit hooks, for the guest tests and
+ * benchmarks.
+ *
+ *   ma-workload file-touch DIR MB ITERATIONS
+ *	Create an MB-sized file in DIR, then ITERATIONS times: mmap it
+ *	MAP_SHARED, write one byte per page, munmap (will-it-scale
+ *	page_fault3). Prints "ns_per_iter=N minflt_per_iter=N".
+ *   ma-workload anon-thp MB SECONDS
+ *	Map MB of anonymous memory, advise MADV_HUGEPAGE, touch it one
+ *	page at a time and keep it mapped SECONDS so khugepaged scans it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+static void die(const char *what)
+{
+	fprintf(stderr, "ma-workload: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static long number(const char *s, const char *what)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v <= 0) {
+		fprintf(stderr, "ma-workload: %s must be a positive number, not '%s'\n",
+			what, s);
+		exit(2);
+	}
+	return v;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long minflt(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+static int file_touch(const char *dir, long mb, long iters)
+{
+	size_t len = (size_t)mb << 20;
+	long page = sysconf(_SC_PAGESIZE), f0, i;
+	long long t0;
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/ma-workload.XXXXXX", dir);
+	fd = mkstemp(path);
+	if (fd < 0)
+		die(path);
+	unlink(path);
+	if (ftruncate(fd, len))
+		die("ftruncate");
+	t0 = now_ns();
+	f0 = minflt();
+	for (i = 0; i < iters; i++) {
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       fd, 0);
+		size_t off;
+
+		if (p == MAP_FAILED)
+			die("mmap");
+		for (off = 0; off < len; off += page)
+			p[off] = 1;
+		munmap(p, len);
+	}
+	printf("ns_per_iter=%lld minflt_per_iter=%ld\n",
+	       (now_ns() - t0) / iters, (minflt() - f0) / iters);
+	close(fd);
+	return 0;
+}
+
+static int anon_thp(long mb, long seconds)
+{
+	size_t len = (size_t)mb << 20, huge = 2UL << 20, off;
+	long page = sysconf(_SC_PAGESIZE);
+	char *raw, *p;
+
+	raw = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED)
+		die("mmap");
+	p = (char *)(((unsigned long)raw + huge - 1) & ~(huge - 1));
+	if (madvise(p, len, MADV_HUGEPAGE))
+		die("madvise(MADV_HUGEPAGE)");
+	for (off = 0; off < len; off += page)
+		p[off] = 1;
+	sleep(seconds);
+	munmap(raw, len + huge);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "file-touch"))
+		return file_touch(argv[2], number(argv[3], "MB"),
+				  number(argv[4], "ITERATIONS"));
+	if (argc == 4 && !strcmp(argv[1], "anon-thp"))
+		return anon_thp(number(argv[2], "MB"), number(argv[3], "SECONDS"));
+	fprintf(stderr,
+		"usage: ma-workload file-touch DIR MB ITERATIONS\n"
+		"       ma-workload anon-thp MB SECONDS\n");
+	return 2;
+}
