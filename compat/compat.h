@@ -11,12 +11,6 @@
 #ifndef _MLOCK_AUDIT_COMPAT_H
 #define _MLOCK_AUDIT_COMPAT_H
 
-#include <linux/version.h>
-
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
-#error "mlock_audit supports Linux 6.1 and later"
-#endif
-
 #ifndef CONFIG_X86_64
 #error "mlock_audit supports x86_64 only"
 #endif
@@ -33,7 +27,10 @@
 #error "mlock_audit needs CONFIG_LIVEPATCH: it carries its fixes as livepatches"
 #endif
 
-/* No API shims are needed yet: the skeleton uses only interfaces that are
- * identical on every supported kernel. */
+/*
+ * No API shims are needed yet: the skeleton uses only interfaces that are
+ * identical on every supported kernel. The oldest supported kernel (6.1)
+ * is enforced by BUILD_EXCLUSIVE_KERNEL in dkms.conf.
+ */
 
 #endif /* _MLOCK_AUDIT_COMPAT_H */

@@ -22,10 +22,12 @@
 static const char *const scan_single_pmd[] = {
 	"collapse_single_pmd", NULL
 };
+
 /* 6.1 and 6.12: renamed from khugepaged_scan_* by the v6.1 MADV_COLLAPSE series */
 static const char *const scan_hpage_collapse[] = {
 	"hpage_collapse_scan_pmd", "hpage_collapse_scan_file", NULL
 };
+
 /* Before 6.1 */
 static const char *const scan_khugepaged[] = {
 	"khugepaged_scan_pmd", "khugepaged_scan_file", NULL

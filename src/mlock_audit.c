@@ -68,6 +68,10 @@ static void ma_debugfs_init(void)
  * Test-only breakage, compiled in by `make MLOCK_AUDIT_BREAK=init|oops|warn`,
  * so the test suite can prove that the VM harness fails closed.
  */
+#ifdef MLOCK_AUDIT_BREAK_OOPS
+static int *ma_break_ptr;
+#endif
+
 static int ma_test_break(void)
 {
 #if defined(MLOCK_AUDIT_BREAK_INIT)
@@ -75,7 +79,7 @@ static int ma_test_break(void)
 	return -ENOTRECOVERABLE;
 #elif defined(MLOCK_AUDIT_BREAK_OOPS)
 	pr_err("built with MLOCK_AUDIT_BREAK=oops: writing through NULL\n");
-	*(volatile int *)NULL = 0;
+	*READ_ONCE(ma_break_ptr) = 0;
 #elif defined(MLOCK_AUDIT_BREAK_WARN)
 	WARN(1, "built with MLOCK_AUDIT_BREAK=warn\n");
 #endif

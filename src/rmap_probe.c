@@ -14,10 +14,12 @@
 static const char *const rmap_folio_ptes[] = {
 	"folio_add_file_rmap_ptes", "folio_add_file_rmap_pmd", NULL
 };
+
 /* v6.6: page_add_file_rmap() became a wrapper of folio_add_file_rmap_range() */
 static const char *const rmap_folio_range[] = {
 	"folio_add_file_rmap_range", NULL
 };
+
 /* 6.1: one function for PTE and PMD (compound) mappings */
 static const char *const rmap_page[] = { "page_add_file_rmap", NULL };
 
