@@ -1,8 +1,20 @@
-# 20 load/unload cycles: each loads cleanly, unloads cleanly, leaves no
-# kprobe behind, and slab usage does not grow.
+# Load/unload cycles: each loads and unloads cleanly and leaves no debugfs
+# directory or kprobe behind, and 20 cycles leave no growth in slab or
+# percpu usage.
+#
+# Slab in /proc/meminfo creeps by tens of kB under any repeated activity
+# (partial slab pages, caches of the processes and files involved; loading
+# a stock module does the same), so one window cannot tell a leak from that
+# noise. A leak grows every window by the same amount, noise does not: the
+# test measures three consecutive windows of 20 cycles each, after 10
+# warm-up cycles, and checks the smallest growth. Measured noise of one
+# window on 6.1, 6.12 and 7.3: -16 to +84 kB, smallest of three at most
+# 16 kB; 120 cycles on 7.3 grew 116 kB and the next 60 only 8 kB (no
+# linear trend). A leak of 1.6 kB or more per cycle shows as at least 32 kB
+# in every window and fails; smaller leaks are below what this can see.
 . ./lib.sh
 unload
-settle() { sync; echo 3 >/proc/sys/vm/drop_caches; sleep 1; }
+settle() { sync; echo 3 >/proc/sys/vm/drop_caches; sleep 2; }
 cycle() {
 	modprobe mlock_audit || fail "modprobe failed in cycle $1"
 	cat $DBG/probes >/dev/null || fail "probes unreadable in cycle $1"
@@ -12,21 +24,22 @@ cycle() {
 	grep -q mlock_audit /sys/kernel/debug/kprobes/list && fail "kprobes left behind in cycle $1"
 	return 0
 }
-# Two warm-up cycles first: the first load populates caches for good.
-cycle w1
-cycle w2
+n=1
+while [ $n -le 10 ]; do cycle "warm-up $n"; n=$((n + 1)); done
 settle
-s0=$(meminfo_kb Slab) p0=$(meminfo_kb Percpu)
-i=1
-while [ $i -le 20 ]; do
-	cycle $i
-	i=$((i + 1))
+s=$(meminfo_kb Slab) p=$(meminfo_kb Percpu)
+min_s=999999 min_p=999999
+for w in 1 2 3; do
+	n=1
+	while [ $n -le 20 ]; do cycle "$w.$n"; n=$((n + 1)); done
+	settle
+	s1=$(meminfo_kb Slab) p1=$(meminfo_kb Percpu)
+	info "window $w (20 cycles): Slab $s -> $s1 kB ($((s1 - s))), Percpu $p -> $p1 kB ($((p1 - p)))"
+	[ $((s1 - s)) -lt $min_s ] && min_s=$((s1 - s))
+	[ $((p1 - p)) -lt $min_p ] && min_p=$((p1 - p))
+	s=$s1 p=$p1
 done
-settle
-s1=$(meminfo_kb Slab) p1=$(meminfo_kb Percpu)
-info "Slab ${s0} kB -> ${s1} kB, Percpu ${p0} kB -> ${p1} kB over 20 cycles"
-# Noise from the rest of the system stays well under this bound; a leak
-# of one 4 kB object per cycle would exceed it.
-[ $((s1 - s0)) -lt 80 ] || fail "Slab grew by $((s1 - s0)) kB over 20 cycles"
-[ $((p1 - p0)) -lt 40 ] || fail "Percpu grew by $((p1 - p0)) kB over 20 cycles"
+info "smallest growth over 20 cycles: Slab $min_s kB, Percpu $min_p kB (70 cycles in all)"
+[ $min_s -lt 32 ] || fail "Slab grew by at least $min_s kB in every 20 cycles"
+[ $min_p -lt 4 ] || fail "Percpu grew by at least $min_p kB in every 20 cycles"
 exit 0
