@@ -80,7 +80,8 @@ static void ma_hook_unregister_sites(struct ma_hook *hook)
  * @hook: the hook
  *
  * Return: 0 when a set was probed or when none resolved (the reason is kept
- * for the report); -ENOMEM when memory ran out.
+ * for the report); -ENOMEM when memory ran out; -EINVAL when a set has more
+ * symbols than MA_HOOK_MAX_SYMS.
  */
 int ma_hook_register(struct ma_hook *hook)
 {
@@ -93,8 +94,10 @@ int ma_hook_register(struct ma_hook *hook)
 		const char *const *name;
 
 		for (name = *set; *name; name++) {
-			if (WARN_ON(hook->nr_sites == MA_HOOK_MAX_SYMS))
+			if (WARN_ON(hook->nr_sites == MA_HOOK_MAX_SYMS)) {
+				ma_hook_unregister_sites(hook);
 				return -EINVAL;
+			}
 			ret = ma_site_register(hook, &hook->sites[hook->nr_sites],
 					       *name);
 			if (ret == -ENOMEM) {
