@@ -45,7 +45,7 @@ dkms-install:
 	rm -rf /usr/src/mlock_audit-$(VERSION)
 	mkdir -p /usr/src/mlock_audit-$(VERSION)
 	cp --parents $(DKMS_SOURCES) /usr/src/mlock_audit-$(VERSION)/
-	dkms add mlock_audit/$(VERSION)
+	dkms status -m mlock_audit -v $(VERSION) | grep -q . || dkms add mlock_audit/$(VERSION)
 	dkms build mlock_audit/$(VERSION) -k $(KVER)
 	dkms install mlock_audit/$(VERSION) -k $(KVER)
 

@@ -19,4 +19,9 @@ hits() {
 		END { if (!f) exit 1; print n }' $DBG/probes
 }
 
-meminfo_kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+# A /proc/meminfo field in kB, after folding the per-CPU vmstat deltas
+# (without that, counters such as Mlocked lag by up to a few pages per CPU).
+meminfo_kb() {
+	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
+	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
+}

@@ -1,0 +1,58 @@
+# Reproduce the stock-kernel baseline (shared/reference/baseline.md, huge
+# tmpfs part) without the module, and check the userspace oracle ma-kpf
+# against /proc/meminfo: the pages it finds in mlocked folios must equal the
+# Mlocked delta, and its classes must add up to the resident pages.
+. ./lib.sh
+unload
+MB=64
+PAGES=$((MB * 256))
+mkdir -p /mnt/huge
+mount -t tmpfs -o huge=always,size=$((MB * 2))m tmpfs /mnt/huge || fail "huge tmpfs"
+for f in /sys/kernel/mm/transparent_hugepage/hugepages-64kB/shmem_enabled; do
+	[ -w $f ] && echo always >$f
+done
+dd if=/dev/zero of=/mnt/huge/f bs=1M count=$MB 2>/dev/null || fail "writing the file"
+
+# scenario: args for ma-lock; expected Mlocked delta in kB on 6.1 6.12 7.3
+run() {
+	name=$1 want=$2
+	shift 2
+	mkfifo /tmp/hold
+	m0=$(meminfo_kb Mlocked)
+	ma-lock "$@" </tmp/hold >/tmp/ready &
+	pid=$!
+	exec 3>/tmp/hold
+	while ! grep -q ready /tmp/ready 2>/dev/null; do
+		kill -0 $pid 2>/dev/null || fail "$name: ma-lock died: $(cat /tmp/ready)"
+		sleep 0.2
+	done
+	m1=$(meminfo_kb Mlocked)
+	out=$(ma-kpf $pid) || fail "$name: ma-kpf failed"
+	exec 3>&-
+	wait $pid
+	rm -f /tmp/hold /tmp/ready
+	vma=$(echo "$out" | grep '^vma ' | awk '{ for (i = 2; i <= NF; i++) print $i }' |
+		grep -E '^(resident|mlocked|missed|missed_crossed|partial|small_unmlocked)=' | tr '\n' ' ')
+	eval "$(echo "$vma" | tr ' ' '\n' | grep . | sed 's/^/k_/')"
+	d=$((m1 - m0))
+	info "$name: Mlocked +$d kB (baseline $want); oracle: $vma"
+	[ "$k_resident" = $PAGES ] || fail "$name: oracle sees $k_resident resident pages, want $PAGES"
+	[ $((k_mlocked + k_missed + k_partial + k_small_unmlocked)) = "$k_resident" ] ||
+		fail "$name: oracle classes do not add up to the resident pages"
+	[ $((k_mlocked * 4)) = $d ] || fail "$name: oracle mlocked $((k_mlocked * 4)) kB != Mlocked delta $d kB"
+	[ $d = "$want" ] || fail "$name: Mlocked +$d kB, baseline says $want"
+}
+case $MA_KERNEL in
+6.1) a_ml=65536 ;;
+6.12) a_ml=0 ;;
+7.3) a_ml=65536 ;;
+esac
+run "tmpfs aligned, fault then mlock" 65536 --file /mnt/huge/f --mb $MB --lock fault
+run "tmpfs aligned, MAP_LOCKED" $a_ml --file /mnt/huge/f --mb $MB --lock maplocked
+run "tmpfs aligned, mlock populate" $a_ml --file /mnt/huge/f --mb $MB --lock populate
+run "tmpfs +4 KiB, MAP_LOCKED" 0 --file /mnt/huge/f --mb $MB --offset-kb 4 --lock maplocked
+run "tmpfs +1 MiB, fault then mlock" 0 --file /mnt/huge/f --mb $MB --offset-kb 1024 --lock fault
+run "anon aligned, touch then mlock" 65536 --anon --mb $MB --lock fault
+run "anon +4 KiB, touch then mlock" 65536 --anon --mb $MB --offset-kb 4 --lock fault
+umount /mnt/huge
+exit 0

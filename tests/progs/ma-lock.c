@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ma-lock: create one locked mapping the way a test scenario asks, report
+ * it, and hold it until stdin reaches end of file (or SIGTERM).
+ *
+ *   ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]
+ *           --lock fault|maplocked|populate|onfault|mlockall [--touch-pct P]
+ *
+ * The mapping starts OFFSET KB past a 2 MiB-aligned address. --file maps
+ * PATH MAP_SHARED (writing it first if it is shorter than MB); --anon maps
+ * private anonymous memory, MADV_HUGEPAGE'd.
+ *   fault      touch every page, then mlock()
+ *   maplocked  mmap(MAP_LOCKED)
+ *   populate   mlock() the untouched mapping
+ *   onfault    mlock2(MLOCK_ONFAULT), then touch P% (default 50) of pages
+ *   mlockall   mlockall(MCL_CURRENT | MCL_FUTURE), then map and touch
+ * Prints "ready pid=N addr=0xA len=L" and waits.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef MLOCK_ONFAULT
+#define MLOCK_ONFAULT 0x01
+#endif
+
+#define HUGE (2UL << 20)
+
+static void die(const char *what)
+{
+	fprintf(stderr, "ma-lock: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]\n"
+		"               --lock fault|maplocked|populate|onfault|mlockall [--touch-pct P]\n");
+	exit(2);
+}
+
+static long num(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 0)
+		usage();
+	return v;
+}
+
+static void touch(char *p, size_t len, long pct)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t n = len / page, i;
+
+	for (i = 0; i < n; i++)
+		if ((i * 100) / n < (size_t)pct)
+			*(volatile char *)(p + i * page) += 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *file = NULL, *lock = NULL;
+	long mb = 0, off_kb = 0, pct = 50;
+	int anon = 0, fd = -1, flags, i;
+	size_t len;
+	char *base, *p, c;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--anon"))
+			anon = 1;
+		else if (i + 1 < argc && !strcmp(argv[i], "--file"))
+			file = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--mb"))
+			mb = num(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--offset-kb"))
+			off_kb = num(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--lock"))
+			lock = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--touch-pct"))
+			pct = num(argv[++i]);
+		else
+			usage();
+	}
+	if (!mb || !lock || anon == !!file || (off_kb * 1024) % 4096 || pct > 100)
+		usage();
+	len = (size_t)mb << 20;
+
+	if (file) {
+		struct stat st;
+
+		fd = open(file, O_RDWR | O_CREAT, 0600);
+		if (fd < 0 || fstat(fd, &st))
+			die(file);
+		if ((size_t)st.st_size < len) {
+			char buf[65536];
+			size_t done;
+
+			memset(buf, 0x5a, sizeof(buf));
+			for (done = 0; done < len; done += sizeof(buf))
+				if (write(fd, buf, sizeof(buf)) != sizeof(buf))
+					die("write");
+			fsync(fd);
+		}
+	}
+
+	/* Reserve an aligned window, then map over it at the offset. */
+	base = mmap(NULL, len + 2 * HUGE, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (base == MAP_FAILED)
+		die("mmap reserve");
+	p = (char *)(((unsigned long)base + HUGE - 1) & ~(HUGE - 1)) + off_kb * 1024;
+
+	if (!strcmp(lock, "mlockall") && mlockall(MCL_CURRENT | MCL_FUTURE))
+		die("mlockall");
+	flags = MAP_FIXED | (anon ? MAP_PRIVATE | MAP_ANONYMOUS : MAP_SHARED);
+	if (!strcmp(lock, "maplocked"))
+		flags |= MAP_LOCKED;
+	p = mmap(p, len, PROT_READ | PROT_WRITE, flags, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	if (anon && madvise(p, len, MADV_HUGEPAGE))
+		die("madvise");
+
+	if (!strcmp(lock, "fault")) {
+		touch(p, len, 100);
+		if (mlock(p, len))
+			die("mlock");
+	} else if (!strcmp(lock, "populate")) {
+		if (mlock(p, len))
+			die("mlock");
+	} else if (!strcmp(lock, "onfault")) {
+		if (syscall(SYS_mlock2, p, len, MLOCK_ONFAULT))
+			die("mlock2");
+		touch(p, len, pct);
+	} else if (!strcmp(lock, "mlockall")) {
+		touch(p, len, 100);
+	} else if (strcmp(lock, "maplocked")) {
+		usage();
+	}
+
+	printf("ready pid=%d addr=%p len=%zu\n", getpid(), (void *)p, len);
+	fflush(stdout);
+	while (read(0, &c, 1) > 0)
+		;
+	return 0;
+}
