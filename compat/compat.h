@@ -27,10 +27,42 @@
 #error "mlock_audit needs CONFIG_LIVEPATCH: it carries its fixes as livepatches"
 #endif
 
+/* The oldest supported kernel (6.1) is enforced by dkms.conf. */
+
+#include <linux/mm.h>
+#include <linux/pgtable.h>
+
+/* pmdp_get() came after 6.1; there a PMD is read with READ_ONCE(). */
+#ifdef COMPAT_CANNOT_PMDP_GET
+static inline pmd_t pmdp_get(pmd_t *pmdp)
+{
+	return READ_ONCE(*pmdp);
+}
+#endif
+
 /*
- * No API shims are needed yet: the skeleton uses only interfaces that are
- * identical on every supported kernel. The oldest supported kernel (6.1)
- * is enforced by BUILD_EXCLUSIVE_KERNEL in dkms.conf.
+ * ma_pte_offset_map_lock(): pte_offset_map_lock() with its newest
+ * semantics (may return NULL when the PMD changed under us). Since v6.5
+ * ("mm/pgtable: allow pte_offset_map[_lock]() to fail") the work is done
+ * out of line by an unexported function, reached through the address
+ * src/symbols.c resolves; on 6.1 the inline macro is used and cannot fail
+ * (its caller has checked the PMD, and mmap_lock keeps the table).
  */
+#ifdef COMPAT_PTE_OFFSET_MAP_LOCK_SYM
+#define COMPAT_PTE_OFFSET_MAP_LOCK_NAME __stringify(COMPAT_PTE_OFFSET_MAP_LOCK_SYM)
+extern pte_t *(*compat_pte_offset_map_lock)(struct mm_struct *mm, pmd_t *pmd,
+					    unsigned long addr, spinlock_t **ptlp);
+static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
+					    unsigned long addr, spinlock_t **ptlp)
+{
+	return compat_pte_offset_map_lock(mm, pmd, addr, ptlp);
+}
+#else
+static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
+					    unsigned long addr, spinlock_t **ptlp)
+{
+	return pte_offset_map_lock(mm, pmd, addr, ptlp);
+}
+#endif
 
 #endif /* _MLOCK_AUDIT_COMPAT_H */

@@ -19,7 +19,9 @@
 #include <linux/utsname.h>
 #include <generated/utsrelease.h>
 
+#include "audit.h"
 #include "hook.h"
+#include "symbols.h"
 
 #define MA_FORMAT_VERSION	1
 
@@ -30,6 +32,29 @@ static struct ma_hook *const ma_hooks[] = {
 };
 
 static struct dentry *ma_debugfs_dir;
+
+/* pid=N restricts "vmas" and "summary" to one process; 0 means all. */
+static int ma_pid;
+
+static int ma_pid_set(const char *val, const struct kernel_param *kp)
+{
+	int pid, ret;
+
+	ret = kstrtoint(val, 0, &pid);
+	if (ret)
+		return ret;
+	if (pid < 0)
+		return -EINVAL;
+	WRITE_ONCE(ma_pid, pid);
+	return 0;
+}
+
+static const struct kernel_param_ops ma_pid_ops = {
+	.set = ma_pid_set,
+	.get = param_get_int,
+};
+module_param_cb(pid, &ma_pid_ops, &ma_pid, 0644);
+MODULE_PARM_DESC(pid, "Restrict the vmas and summary views to this process (0: all)");
 
 static int version_show(struct seq_file *m, void *v)
 {
@@ -52,6 +77,18 @@ static int probes_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(probes);
 
+static int summary_show(struct seq_file *m, void *v)
+{
+	return ma_summary_show(m, READ_ONCE(ma_pid));
+}
+DEFINE_SHOW_ATTRIBUTE(summary);
+
+static int vmas_show(struct seq_file *m, void *v)
+{
+	return ma_vmas_show(m, READ_ONCE(ma_pid));
+}
+DEFINE_SHOW_ATTRIBUTE(vmas);
+
 static void ma_debugfs_init(void)
 {
 	ma_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
@@ -62,6 +99,9 @@ static void ma_debugfs_init(void)
 			    &version_fops);
 	debugfs_create_file("probes", 0444, ma_debugfs_dir, NULL,
 			    &probes_fops);
+	debugfs_create_file("summary", 0444, ma_debugfs_dir, NULL,
+			    &summary_fops);
+	debugfs_create_file("vmas", 0444, ma_debugfs_dir, NULL, &vmas_fops);
 }
 
 /*
@@ -91,6 +131,9 @@ static int __init mlock_audit_init(void)
 	int ret;
 
 	ret = ma_test_break();
+	if (ret)
+		return ret;
+	ret = ma_symbols_init();
 	if (ret)
 		return ret;
 	ret = ma_hook_register(&ma_rmap_hook);

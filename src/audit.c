@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mlock audit. For every VM_LOCKED VMA (VM_LOCKONFAULT included) of
+ * every process, walk its page tables and classify each mapped page by its
+ * folio:
+ *
+ *   mlocked          the folio has PG_mlocked
+ *   missed           a large folio, not mlocked, all of its pages mapped
+ *                    by one contiguous run in this VMA; missed_crossed is
+ *                    the subset whose run crosses a PMD (page-table)
+ *                    boundary, which upstream still leaves out
+ *   partial          a large folio, not mlocked, only partly mapped here
+ *   small_unmlocked  an order-0 folio that is not mlocked (transiently,
+ *                    e.g. while an mlock is in progress on another CPU)
+ *
+ * The zero page, special and device pages are not counted. VM_PFNMAP and
+ * VM_IO VMAs are not walked (no struct pages to classify); hugetlb VMAs are
+ * counted apart (hugetlb folios are never PG_mlocked).
+ *
+ * Locking: mmap_lock is held for read while one VMA is walked, and at most
+ * for MA_PMDS_PER_HOLD page tables (1 GiB of address space); then it is
+ * dropped so that page faults and mmap writers of the process get through.
+ * A VMA that changed meanwhile is abandoned and counted as "changed". Each
+ * page table is walked under its page-table lock, a PMD-mapped THP under
+ * the PMD lock.
+ *
+ * System-wide, each physical page is counted once however many VMAs map
+ * it, with a bitmap of one bit per page frame (RAM / 32768 bytes),
+ * allocated per read of "summary": its size does not depend on the number
+ * of processes.
+ */
+#include <linux/bitmap.h>
+#include <linux/ctype.h>
+#include <linux/fs.h>
+#include <linux/hugetlb.h>
+#include <linux/magic.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/vmstat.h>
+
+#include "audit.h"
+
+#define MA_PMDS_PER_HOLD	512
+
+enum ma_class { MA_MLOCKED, MA_MISSED, MA_MISSED_CROSSED, MA_PARTIAL, MA_SMALL,
+		MA_NR_CLASSES };
+
+static const char *const ma_class_names[MA_NR_CLASSES] = {
+	"mlocked", "missed", "missed_crossed", "partial", "small_unmlocked",
+};
+
+/* One VMA's counts, in pages, and its large folios per order. */
+struct ma_counts {
+	unsigned long resident;
+	unsigned long pages[MA_NR_CLASSES];
+	unsigned long folios[MA_ORDERS];
+};
+
+/* System-wide counts of distinct pages, and of what was walked. */
+struct ma_system {
+	unsigned long locked, pages[MA_NR_CLASSES];
+	unsigned long processes, vmas, skipped_vmas, hugetlb_vmas, changed_vmas;
+	unsigned long *seen;		/* one bit per pfn */
+	unsigned long nbits;
+};
+
+struct ma_walk {
+	struct mm_struct *mm;
+	struct ma_counts c;
+	struct ma_system *sys;		/* NULL when only rows are wanted */
+	/* the current run of pages of one large folio, mapped contiguously */
+	struct folio *run_folio;
+	unsigned long run_pfn, run_addr, run_count, run_nr;
+	unsigned int run_order;
+	bool run_mlocked;
+};
+
+static void ma_sys_add(struct ma_walk *w, unsigned long pfn, unsigned long n,
+		       enum ma_class class, bool crossed)
+{
+	struct ma_system *sys = w->sys;
+	unsigned long i;
+
+	if (!sys)
+		return;
+	for (i = 0; i < n; i++) {
+		if (pfn + i >= sys->nbits || __test_and_set_bit(pfn + i, sys->seen))
+			continue;
+		sys->locked++;
+		sys->pages[class]++;
+		if (crossed)
+			sys->pages[MA_MISSED_CROSSED]++;
+	}
+}
+
+static void ma_run_end(struct ma_walk *w)
+{
+	unsigned long last = w->run_addr + (w->run_count - 1) * PAGE_SIZE;
+	bool crossed = false;
+	enum ma_class class;
+
+	if (!w->run_folio)
+		return;
+	w->c.folios[min_t(unsigned int, w->run_order, MA_ORDERS - 1)]++;
+	if (w->run_mlocked) {
+		class = MA_MLOCKED;
+	} else if (w->run_count == w->run_nr) {
+		class = MA_MISSED;
+		crossed = (w->run_addr >> PMD_SHIFT) != (last >> PMD_SHIFT);
+		if (crossed)
+			w->c.pages[MA_MISSED_CROSSED] += w->run_count;
+	} else {
+		class = MA_PARTIAL;
+	}
+	w->c.pages[class] += w->run_count;
+	ma_sys_add(w, w->run_pfn, w->run_count, class, crossed);
+	w->run_folio = NULL;
+}
+
+/* One PTE-mapped page; called under its page-table lock. */
+static void ma_pte_page(struct ma_walk *w, struct page *page, unsigned long pfn,
+			unsigned long addr)
+{
+	struct folio *folio = page_folio(page);
+
+	w->c.resident++;
+	if (!folio_test_large(folio)) {
+		enum ma_class class = folio_test_mlocked(folio) ? MA_MLOCKED : MA_SMALL;
+
+		ma_run_end(w);
+		w->c.pages[class]++;
+		ma_sys_add(w, pfn, 1, class, false);
+		return;
+	}
+	if (w->run_folio == folio && pfn == w->run_pfn + w->run_count &&
+	    addr == w->run_addr + w->run_count * PAGE_SIZE) {
+		w->run_count++;
+		return;
+	}
+	ma_run_end(w);
+	w->run_folio = folio;
+	w->run_pfn = pfn;
+	w->run_addr = addr;
+	w->run_count = 1;
+	w->run_nr = folio_nr_pages(folio);
+	w->run_order = folio_order(folio);
+	w->run_mlocked = folio_test_mlocked(folio);
+}
+
+/* A PMD-mapped THP; called under the PMD lock. */
+static void ma_pmd_folio(struct ma_walk *w, pmd_t pmd)
+{
+	struct folio *folio = page_folio(pmd_page(pmd));
+	enum ma_class class;
+
+	ma_run_end(w);
+	class = folio_test_mlocked(folio) ? MA_MLOCKED : MA_MISSED;
+	w->c.resident += HPAGE_PMD_NR;
+	w->c.pages[class] += HPAGE_PMD_NR;
+	w->c.folios[min_t(unsigned int, HPAGE_PMD_ORDER, MA_ORDERS - 1)]++;
+	ma_sys_add(w, pmd_pfn(pmd), HPAGE_PMD_NR, class, false);
+}
+
+static void ma_walk_pmd(struct ma_walk *w, pmd_t *pmd, unsigned long addr,
+			unsigned long end)
+{
+	pmd_t pmdval = pmdp_get(pmd);
+	spinlock_t *ptl;
+	pte_t *start, *pte;
+
+	if (pmd_none(pmdval) || !pmd_present(pmdval))
+		return;
+	if (pmd_trans_huge(pmdval)) {
+		ptl = pmd_lock(w->mm, pmd);
+		pmdval = pmdp_get(pmd);
+		if (pmd_trans_huge(pmdval) && pmd_present(pmdval))
+			ma_pmd_folio(w, pmdval);
+		spin_unlock(ptl);
+		if (pmd_trans_huge(pmdval))
+			return;
+	}
+	start = ma_pte_offset_map_lock(w->mm, pmd, addr, &ptl);
+	if (!start)
+		return;
+	for (pte = start; addr < end; pte++, addr += PAGE_SIZE) {
+		pte_t ptent = ptep_get(pte);
+		unsigned long pfn;
+		struct page *page;
+
+		if (!pte_present(ptent) || pte_special(ptent))
+			continue;
+		pfn = pte_pfn(ptent);
+		if (is_zero_pfn(pfn) || !pfn_valid(pfn))
+			continue;
+		page = pfn_to_page(pfn);
+		if (is_zone_device_page(page))
+			continue;
+		ma_pte_page(w, page, pfn, addr);
+	}
+	pte_unmap_unlock(start, ptl);
+}
+
+/* Walk [addr, end) of the VMA; returns the address reached. */
+static unsigned long ma_walk_range(struct ma_walk *w, unsigned long addr,
+				   unsigned long end)
+{
+	unsigned int pmds = 0;
+
+	while (addr < end && pmds < MA_PMDS_PER_HOLD) {
+		unsigned long next = pmd_addr_end(addr, end);
+		pgd_t *pgd = pgd_offset(w->mm, addr);
+		p4d_t *p4d;
+		pud_t *pud;
+
+		pmds++;
+		if (pgd_none(*pgd) || pgd_bad(*pgd))
+			goto next;
+		p4d = p4d_offset(pgd, addr);
+		if (p4d_none(*p4d) || p4d_bad(*p4d))
+			goto next;
+		pud = pud_offset(p4d, addr);
+		if (pud_none(*pud) || pud_leaf(*pud) || pud_bad(*pud))
+			goto next;
+		ma_walk_pmd(w, pmd_offset(pud, addr), addr, next);
+next:
+		addr = next;
+	}
+	return addr;
+}
+
+static const char *ma_backing(struct vm_area_struct *vma)
+{
+	if (vma->vm_flags & (VM_PFNMAP | VM_IO))
+		return "pfnmap";
+	if (is_vm_hugetlb_page(vma))
+		return "hugetlb";
+	if (!vma->vm_file)
+		return "anon";
+	if (file_inode(vma->vm_file)->i_sb->s_magic == TMPFS_MAGIC)
+		return "shmem";
+	return "file";
+}
+
+static void ma_row(struct seq_file *m, struct ma_walk *w, struct task_struct *task,
+		   struct vm_area_struct *vma)
+{
+	char comm[TASK_COMM_LEN], *c;
+	const char *sep = "";
+	int i;
+
+	get_task_comm(comm, task);
+	for (c = comm; *c; c++)
+		if (!isgraph(*c) || *c == '=')
+			*c = '_';
+	seq_printf(m, "pid=%d comm=%s start=%lx end=%lx flags=%s backing=%s resident=%lu",
+		   task_tgid_nr(task), comm, vma->vm_start, vma->vm_end,
+		   vma->vm_flags & VM_LOCKONFAULT ? "onfault" : "locked",
+		   ma_backing(vma), w->c.resident);
+	for (i = 0; i < MA_NR_CLASSES; i++)
+		seq_printf(m, " %s=%lu", ma_class_names[i], w->c.pages[i]);
+	seq_puts(m, " orders=");
+	for (i = 1; i < MA_ORDERS; i++) {
+		if (!w->c.folios[i])
+			continue;
+		seq_printf(m, "%s%d:%lu", sep, i, w->c.folios[i]);
+		sep = ",";
+	}
+	seq_printf(m, "%s path=", *sep ? "" : "-");
+	if (vma->vm_file)
+		seq_file_path(m, vma->vm_file, " \t\n\\=");
+	else
+		seq_putc(m, '-');
+	seq_putc(m, '\n');
+}
+
+/*
+ * Audit the locked VMAs of @task: rows into @m (when @m), distinct pages
+ * into @sys (when @sys). Returns 0 or -EINTR when a fatal signal arrived.
+ */
+static int ma_audit_task(struct task_struct *task, struct seq_file *m,
+			 struct ma_system *sys)
+{
+	struct ma_walk w = { .sys = sys };
+	struct vm_area_struct *vma;
+	unsigned long addr = 0;
+	bool changed;
+	int ret = 0;
+
+	w.mm = get_task_mm(task);
+	if (!w.mm)
+		return 0;	/* a kernel thread, or exiting */
+	if (mmap_read_lock_killable(w.mm)) {
+		mmput(w.mm);
+		return -EINTR;
+	}
+	if (sys)
+		sys->processes++;
+	while ((vma = find_vma(w.mm, addr))) {
+		unsigned long start = vma->vm_start, end = vma->vm_end;
+		unsigned long flags = vma->vm_flags;
+
+		addr = end;
+		if (!(flags & VM_LOCKED))
+			continue;
+		if (sys)
+			sys->vmas++;
+		if (flags & (VM_PFNMAP | VM_IO) || is_vm_hugetlb_page(vma)) {
+			if (sys) {
+				if (is_vm_hugetlb_page(vma))
+					sys->hugetlb_vmas++;
+				else
+					sys->skipped_vmas++;
+			}
+			if (m) {
+				memset(&w.c, 0, sizeof(w.c));
+				ma_row(m, &w, task, vma);
+			}
+			continue;
+		}
+		memset(&w.c, 0, sizeof(w.c));
+		w.run_folio = NULL;
+		changed = false;
+		for (addr = start; ; ) {
+			addr = ma_walk_range(&w, addr, end);
+			if (addr >= end)
+				break;
+			/* bound the hold: let faults and writers through */
+			ma_run_end(&w);
+			mmap_read_unlock(w.mm);
+			cond_resched();
+			if (mmap_read_lock_killable(w.mm)) {
+				mmput(w.mm);
+				return -EINTR;
+			}
+			vma = find_vma(w.mm, addr);
+			changed = !vma || vma->vm_start != start ||
+				  vma->vm_end != end || vma->vm_flags != flags;
+			if (changed)
+				break;
+		}
+		ma_run_end(&w);
+		addr = end;
+		if (changed) {
+			if (sys)
+				sys->changed_vmas++;
+			continue;
+		}
+		if (m)
+			ma_row(m, &w, task, vma);
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	mmap_read_unlock(w.mm);
+	mmput(w.mm);
+	return ret;
+}
+
+/* The next process with tgid >= *nr (and == @only if set), referenced. */
+static struct task_struct *ma_next_process(pid_t *nr, pid_t only)
+{
+	struct task_struct *task = NULL;
+	struct pid *pid;
+
+	rcu_read_lock();
+	while ((pid = find_ge_pid(*nr, &init_pid_ns))) {
+		*nr = pid_nr(pid);
+		if (only && *nr != only)
+			break;
+		task = pid_task(pid, PIDTYPE_TGID);
+		if (task && !(task->flags & PF_KTHREAD)) {
+			get_task_struct(task);
+			break;
+		}
+		task = NULL;
+		(*nr)++;
+	}
+	rcu_read_unlock();
+	return task;
+}
+
+/**
+ * ma_vmas_show() - one row per locked VMA of every process (or of @only).
+ * @m: the seq_file
+ * @only: a tgid, or 0 for all
+ *
+ * Return: 0, or -EINTR on a fatal signal.
+ */
+int ma_vmas_show(struct seq_file *m, pid_t only)
+{
+	struct task_struct *task;
+	pid_t nr = only ? only : 1;
+	int ret = 0;
+
+	seq_puts(m, "format 1\n");
+	while (!ret && (task = ma_next_process(&nr, only))) {
+		ret = ma_audit_task(task, m, NULL);
+		put_task_struct(task);
+		nr++;
+		cond_resched();
+	}
+	return ret;
+}
+
+/**
+ * ma_summary_show() - system-wide figures (see README.md, "summary").
+ * @m: the seq_file
+ * @only: a tgid, or 0 for all processes
+ *
+ * Return: 0, -ENOMEM, or -EINTR on a fatal signal.
+ */
+int ma_summary_show(struct seq_file *m, pid_t only)
+{
+	static const struct { const char *name; enum vm_event_item item; } events[] = {
+		{ "unevictable_pgs_culled", UNEVICTABLE_PGCULLED },
+		{ "unevictable_pgs_scanned", UNEVICTABLE_PGSCANNED },
+		{ "unevictable_pgs_rescued", UNEVICTABLE_PGRESCUED },
+		{ "unevictable_pgs_mlocked", UNEVICTABLE_PGMLOCKED },
+		{ "unevictable_pgs_munlocked", UNEVICTABLE_PGMUNLOCKED },
+		{ "unevictable_pgs_cleared", UNEVICTABLE_PGCLEARED },
+		{ "unevictable_pgs_stranded", UNEVICTABLE_PGSTRANDED },
+	};
+	struct ma_system sys = { };
+	struct task_struct *task;
+	unsigned long *ev;
+	pid_t nr = only ? only : 1;
+	int ret = 0, i;
+
+	/* on x86_64 all RAM is in the direct map, which ends at high_memory */
+	sys.nbits = PHYS_PFN(__pa(high_memory - 1)) + 1;
+	sys.seen = vzalloc(BITS_TO_LONGS(sys.nbits) * sizeof(long));
+	ev = kcalloc(NR_VM_EVENT_ITEMS, sizeof(*ev), GFP_KERNEL);
+	if (!sys.seen || !ev) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (!ret && (task = ma_next_process(&nr, only))) {
+		ret = ma_audit_task(task, NULL, &sys);
+		put_task_struct(task);
+		nr++;
+		cond_resched();
+	}
+	if (ret)
+		goto out;
+	all_vm_events(ev);
+
+#define KB(pages) ((pages) << (PAGE_SHIFT - 10))
+	seq_puts(m, "format 1\n");
+	seq_printf(m, "mlocked_kb %lu\n", KB(global_zone_page_state(NR_MLOCK)));
+	seq_printf(m, "locked_kb %lu\n", KB(sys.locked));
+	seq_printf(m, "locked_mlocked_kb %lu\n", KB(sys.pages[MA_MLOCKED]));
+	seq_printf(m, "undercount_kb %lu\n", KB(sys.locked - sys.pages[MA_MLOCKED]));
+	for (i = MA_MISSED; i < MA_NR_CLASSES; i++)
+		seq_printf(m, "undercount_%s_kb %lu\n", ma_class_names[i],
+			   KB(sys.pages[i]));
+	seq_printf(m, "unevictable_kb %lu\n",
+		   KB(global_node_page_state(NR_UNEVICTABLE)));
+	for (i = 0; i < ARRAY_SIZE(events); i++)
+		seq_printf(m, "%s %lu\n", events[i].name, ev[events[i].item]);
+	seq_printf(m, "processes %lu\n", sys.processes);
+	seq_printf(m, "locked_vmas %lu\n", sys.vmas);
+	seq_printf(m, "pfnmap_vmas %lu\n", sys.skipped_vmas);
+	seq_printf(m, "hugetlb_vmas %lu\n", sys.hugetlb_vmas);
+	seq_printf(m, "changed_vmas %lu\n", sys.changed_vmas);
+	seq_printf(m, "bitmap_kb %lu\n", BITS_TO_LONGS(sys.nbits) * sizeof(long) / 1024);
+#undef KB
+out:
+	kfree(ev);
+	vfree(sys.seen);
+	return ret;
+}

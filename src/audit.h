@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The mlock audit: walks the page tables of every VM_LOCKED VMA and
+ * classifies each mapped page by its folio (see audit.c and README.md).
+ */
+#ifndef _MLOCK_AUDIT_AUDIT_H
+#define _MLOCK_AUDIT_AUDIT_H
+
+#include <linux/seq_file.h>
+
+/* Large folio orders 1 .. MA_ORDERS - 1 are counted; larger ones in the last. */
+#define MA_ORDERS	11
+
+int ma_vmas_show(struct seq_file *m, pid_t only);
+int ma_summary_show(struct seq_file *m, pid_t only);
+
+#endif /* _MLOCK_AUDIT_AUDIT_H */
