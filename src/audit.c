@@ -171,7 +171,7 @@ static void ma_walk_pmd(struct ma_walk *w, pmd_t *pmd, unsigned long addr,
 			unsigned long end)
 {
 	pmd_t pmdval = pmdp_get(pmd);
-	spinlock_t *ptl;
+	spinlock_t *ptl;	/* the PMD or page-table lock */
 	pte_t *start, *pte;
 
 	if (pmd_none(pmdval) || !pmd_present(pmdval))

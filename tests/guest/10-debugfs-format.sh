@@ -1,14 +1,14 @@
 # The debugfs files exist, are read-only, and are well-formed (format 1).
 . ./lib.sh
 load
-for f in version probes; do
+for f in version probes summary vmas; do
 	[ -f $DBG/$f ] || fail "$DBG/$f missing"
 	mode=$(stat -c %a $DBG/$f)
 	[ "$mode" = 444 ] || fail "$f has mode $mode, want 444 (lockdown refuses writable files)"
 	if (echo x >$DBG/$f) 2>/dev/null; then fail "$f accepted a write"; fi
 	[ "$(head -n1 $DBG/$f)" = "format 1" ] || fail "$f: first line is not 'format 1'"
 done
-ls $DBG | grep -v -x -E 'version|probes' && fail "unexpected files in $DBG"
+ls $DBG | grep -v -x -E 'version|probes|summary|vmas' && fail "unexpected files in $DBG"
 
 # version: exactly these keys, values matching the kernel and the module.
 keys=$(awk 'NR > 1 { print $1 }' $DBG/version | tr '\n' ' ')
@@ -28,5 +28,28 @@ awk 'NR > 1 && !/^[a-z_]+ [A-Za-z0-9_.]+ hits=[0-9]+ missed=[0-9]+$/ &&
 for h in rmap_add finish_fault khugepaged_scan; do
 	grep -q "^$h " $DBG/probes || fail "hook $h missing from probes"
 done
-cat $DBG/version $DBG/probes | sed 's/^/  /'
+# summary: "key value" lines with numeric values, these keys in this order.
+keys=$(awk 'NR > 1 { print $1 }' $DBG/summary | tr '\n' ' ')
+want="mlocked_kb locked_kb locked_mlocked_kb undercount_kb undercount_missed_kb \
+undercount_missed_crossed_kb undercount_partial_kb undercount_small_unmlocked_kb \
+unevictable_kb unevictable_pgs_culled unevictable_pgs_scanned unevictable_pgs_rescued \
+unevictable_pgs_mlocked unevictable_pgs_munlocked unevictable_pgs_cleared \
+unevictable_pgs_stranded processes locked_vmas pfnmap_vmas hugetlb_vmas changed_vmas bitmap_kb "
+[ "$keys" = "$want" ] || fail "summary keys are '$keys'"
+awk 'NR > 1 && !/^[a-z_]+ [0-9]+$/ { print "bad line: " $0; bad = 1 } END { exit bad }' \
+	$DBG/summary || fail "malformed summary line"
+
+# vmas: one row per locked VMA; with a locked mapping present, check its row.
+mkfifo /tmp/fmt-hold
+ma-lock --anon --mb 4 --lock fault </tmp/fmt-hold >/tmp/fmt-out &
+exec 3>/tmp/fmt-hold
+while ! grep -q ready /tmp/fmt-out; do sleep 0.1; done
+awk 'NR > 1 && !/^pid=[0-9]+ comm=[^ =]+ start=[0-9a-f]+ end=[0-9a-f]+ flags=(locked|onfault) backing=(anon|shmem|file|hugetlb|pfnmap) resident=[0-9]+ mlocked=[0-9]+ missed=[0-9]+ missed_crossed=[0-9]+ partial=[0-9]+ small_unmlocked=[0-9]+ orders=(-|[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*) path=[^ ]+$/ { print "bad line: " $0; bad = 1 }
+	END { exit bad }' $DBG/vmas || fail "malformed vmas line"
+grep -q "^pid=$(pidof ma-lock) comm=ma-lock .* backing=anon resident=1024 " $DBG/vmas ||
+	fail "no vmas row for the locked 4 MiB mapping"
+exec 3>&-
+wait
+rm -f /tmp/fmt-hold /tmp/fmt-out
+cat $DBG/version $DBG/probes $DBG/summary | sed 's/^/  /'
 mlock-audit >/dev/null || fail "mlock-audit cannot parse the files"

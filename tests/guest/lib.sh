@@ -25,3 +25,28 @@ meminfo_kb() {
 	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
 	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
 }
+
+# hold ARGS...: run "ma-lock ARGS" in the background until unhold; sets
+# HOLD_PID (and HOLD_CHILD with --fork).
+HOLDS=0
+hold() {
+	HOLDS=$((HOLDS + 1))
+	mkfifo /tmp/hold.$HOLDS
+	ma-lock "$@" </tmp/hold.$HOLDS >/tmp/hold.$HOLDS.out 2>&1 &
+	eval "exec $((HOLDS + 5))>/tmp/hold.$HOLDS"
+	while ! grep -q '^ready' /tmp/hold.$HOLDS.out; do
+		grep -q 'ma-lock:' /tmp/hold.$HOLDS.out && fail "ma-lock $*: $(cat /tmp/hold.$HOLDS.out)"
+		sleep 0.1
+	done
+	HOLD_PID=$(sed -n 's/^ready pid=\([0-9]*\).*/\1/p' /tmp/hold.$HOLDS.out)
+	HOLD_CHILD=$(sed -n 's/^child=\([0-9]*\)/\1/p' /tmp/hold.$HOLDS.out)
+}
+# unhold: end every held mapping
+unhold() {
+	while [ $HOLDS -gt 0 ]; do
+		eval "exec $((HOLDS + 5))>&-"
+		rm -f /tmp/hold.$HOLDS /tmp/hold.$HOLDS.out
+		HOLDS=$((HOLDS - 1))
+	done
+	wait
+}

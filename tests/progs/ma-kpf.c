@@ -11,6 +11,8 @@
  *   partial         a large folio, not mlocked, only partly mapped here
  *   small_unmlocked an order-0 folio that is not mlocked
  *
+ * The zero page is not counted (nor by the module).
+ *
  * PG_mlocked lives on the folio head: on 6.1 /proc/kpageflags reports it
  * on the head page only, on 6.12 and later on every page, so the head's
  * flags decide. Folio extent: the head (KPF_COMPOUND_HEAD) and the
@@ -31,6 +33,7 @@
 
 #define KPF_COMPOUND_HEAD	15
 #define KPF_COMPOUND_TAIL	16
+#define KPF_ZERO_PAGE		24
 #define KPF_MLOCKED		33
 #define PM_PRESENT		(1ULL << 63)
 #define PM_PFN_MASK		((1ULL << 55) - 1)
@@ -85,7 +88,7 @@ static struct mapped *find(struct mapped *m, size_t n, uint64_t pfn)
 static void audit_vma(int pm_fd, int pid, unsigned long start, unsigned long end,
 		      const char *flags)
 {
-	size_t npages = (end - start) / PAGE, n = 0, i;
+	size_t npages = (end - start) / PAGE, n = 0, i, resident;
 	unsigned long mlocked = 0, missed = 0, crossed = 0, partial = 0, small = 0;
 	uint64_t *ent = malloc(npages * sizeof(*ent));
 	struct mapped *m = malloc(npages * sizeof(*m));
@@ -102,10 +105,16 @@ static void audit_vma(int pm_fd, int pid, unsigned long start, unsigned long end
 		n++;
 	}
 	qsort(m, n, sizeof(*m), by_pfn);
+	resident = n;
 	for (i = 0; i < n; i++) {
 		uint64_t pfn = m[i].pfn, head = pfn, f = kpf(pfn), hf, nr = 1, j;
 		unsigned long lo = m[i].addr, hi = m[i].addr;
 		int all = 1;
+
+		if (f & (1ULL << KPF_ZERO_PAGE)) {
+			resident--;
+			continue;
+		}
 
 		if (sys_n == sys_cap) {
 			sys_cap = sys_cap ? 2 * sys_cap : 4096;
@@ -150,7 +159,7 @@ static void audit_vma(int pm_fd, int pid, unsigned long start, unsigned long end
 		}
 	}
 	printf("vma pid=%d start=%lx end=%lx flags=%s resident=%zu mlocked=%lu missed=%lu missed_crossed=%lu partial=%lu small_unmlocked=%lu\n",
-	       pid, start, end, flags, n, mlocked, missed, crossed, partial, small);
+	       pid, start, end, flags, resident, mlocked, missed, crossed, partial, small);
 	free(ent);
 	free(m);
 }
@@ -162,12 +171,19 @@ static void audit_pid(int pid)
 	int have = 0, pm_fd;
 	FILE *f;
 
+	/* a process that exited meanwhile has nothing locked */
 	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
 	f = fopen(path, "r");
+	if (!f && (errno == ENOENT || errno == ESRCH))
+		return;
 	if (!f)
 		die(path);
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
 	pm_fd = open(path, O_RDONLY);
+	if (pm_fd < 0 && (errno == ENOENT || errno == ESRCH)) {
+		fclose(f);
+		return;
+	}
 	if (pm_fd < 0)
 		die(path);
 	while (fgets(line, sizeof(line), f)) {

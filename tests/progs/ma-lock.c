@@ -5,6 +5,7 @@
  *
  *   ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]
  *           --lock fault|maplocked|populate|onfault|mlockall [--touch-pct P]
+ *           [--munlock-kb OFF:LEN] [--fork]
  *
  * The mapping starts OFFSET KB past a 2 MiB-aligned address. --file maps
  * PATH MAP_SHARED (writing it first if it is shorter than MB); --anon maps
@@ -14,6 +15,9 @@
  *   populate   mlock() the untouched mapping
  *   onfault    mlock2(MLOCK_ONFAULT), then touch P% (default 50) of pages
  *   mlockall   mlockall(MCL_CURRENT | MCL_FUTURE), then map and touch
+ * --munlock-kb then munlocks LEN KB at OFF KB into the mapping (splitting
+ * the VMA); --fork forks a child that holds the mapping too (a child does
+ * not inherit VM_LOCKED) and prints "child=N".
  * Prints "ready pid=N addr=0xA len=L" and waits.
  */
 #include <errno.h>
@@ -25,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef MLOCK_ONFAULT
@@ -43,7 +48,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]\n"
-		"               --lock fault|maplocked|populate|onfault|mlockall [--touch-pct P]\n");
+		"               --lock fault|maplocked|populate|onfault|mlockall [--touch-pct P]\n"
+		"               [--munlock-kb OFF:LEN] [--fork]\n");
 	exit(2);
 }
 
@@ -72,8 +78,9 @@ static void touch(char *p, size_t len, long pct)
 int main(int argc, char **argv)
 {
 	const char *file = NULL, *lock = NULL;
-	long mb = 0, off_kb = 0, pct = 50;
-	int anon = 0, fd = -1, flags, i;
+	long mb = 0, off_kb = 0, pct = 50, mu_off = -1, mu_len = 0;
+	int anon = 0, fd = -1, flags, i, do_fork = 0;
+	pid_t child = 0;
 	size_t len;
 	char *base, *p, c;
 
@@ -90,6 +97,12 @@ int main(int argc, char **argv)
 			lock = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--touch-pct"))
 			pct = num(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--munlock-kb")) {
+			if (sscanf(argv[++i], "%ld:%ld", &mu_off, &mu_len) != 2 ||
+			    mu_off < 0 || mu_len <= 0 || (mu_off | mu_len) % 4)
+				usage();
+		} else if (!strcmp(argv[i], "--fork"))
+			do_fork = 1;
 		else
 			usage();
 	}
@@ -150,9 +163,25 @@ int main(int argc, char **argv)
 		usage();
 	}
 
+	if (mu_off >= 0 && munlock(p + mu_off * 1024, mu_len * 1024))
+		die("munlock");
+	if (do_fork) {
+		child = fork();
+		if (child < 0)
+			die("fork");
+		if (!child) {
+			touch(p, len, 100);
+			while (read(0, &c, 1) > 0)
+				;
+			return 0;
+		}
+		printf("child=%d\n", child);
+	}
 	printf("ready pid=%d addr=%p len=%zu\n", getpid(), (void *)p, len);
 	fflush(stdout);
 	while (read(0, &c, 1) > 0)
 		;
+	if (child > 0)
+		waitpid(child, NULL, 0);
 	return 0;
 }
