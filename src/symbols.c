@@ -6,7 +6,8 @@
  * kallsyms_on_each_symbol()"); its address is learnt by registering and
  * removing a kprobe on it, as out-of-tree tracers do.
  *
- * Every needed symbol is listed in ma_symbols[] with the pointer it fills.
+ * Every needed symbol is listed in ma_symbols[] with the pointer it fills
+ * (functions and, with CONFIG_KALLSYMS_ALL as on Debian, data).
  */
 #include <linux/kprobes.h>
 #include <linux/string.h>
@@ -18,12 +19,15 @@ pte_t *(*compat_pte_offset_map_lock)(struct mm_struct *mm, pmd_t *pmd,
 				     unsigned long addr, spinlock_t **ptlp);
 #endif
 
+unsigned long *ma_huge_zero_pfn;
+
 struct ma_symbol {
 	const char *name;
 	void **addr;
 };
 
 static const struct ma_symbol ma_symbols[] = {
+	{ "huge_zero_pfn", (void **)&ma_huge_zero_pfn },
 #ifdef COMPAT_PTE_OFFSET_MAP_LOCK_SYM
 	{ COMPAT_PTE_OFFSET_MAP_LOCK_NAME, (void **)&compat_pte_offset_map_lock },
 #endif

@@ -4,4 +4,7 @@
 
 int ma_symbols_init(void);
 
+/* Unexported kernel data, resolved by ma_symbols_init(). */
+extern unsigned long *ma_huge_zero_pfn;	/* mm/huge_memory.c */
+
 #endif /* _MLOCK_AUDIT_SYMBOLS_H */

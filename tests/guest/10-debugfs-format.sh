@@ -34,7 +34,7 @@ want="mlocked_kb locked_kb locked_mlocked_kb undercount_kb undercount_missed_kb 
 undercount_missed_crossed_kb undercount_partial_kb undercount_small_unmlocked_kb \
 unevictable_kb unevictable_pgs_culled unevictable_pgs_scanned unevictable_pgs_rescued \
 unevictable_pgs_mlocked unevictable_pgs_munlocked unevictable_pgs_cleared \
-unevictable_pgs_stranded processes locked_vmas pfnmap_vmas hugetlb_vmas changed_vmas bitmap_kb "
+unevictable_pgs_stranded processes locked_vmas pfnmap_vmas hugetlb_vmas hugetlb_vma_kb changed_vmas bitmap_kb "
 [ "$keys" = "$want" ] || fail "summary keys are '$keys'"
 awk 'NR > 1 && !/^[a-z_]+ [0-9]+$/ { print "bad line: " $0; bad = 1 } END { exit bad }' \
 	$DBG/summary || fail "malformed summary line"
@@ -44,7 +44,7 @@ mkfifo /tmp/fmt-hold
 ma-lock --anon --mb 4 --lock fault </tmp/fmt-hold >/tmp/fmt-out &
 exec 3>/tmp/fmt-hold
 while ! grep -q ready /tmp/fmt-out; do sleep 0.1; done
-awk 'NR > 1 && !/^pid=[0-9]+ comm=[^ =]+ start=[0-9a-f]+ end=[0-9a-f]+ flags=(locked|onfault) backing=(anon|shmem|file|hugetlb|pfnmap) resident=[0-9]+ mlocked=[0-9]+ missed=[0-9]+ missed_crossed=[0-9]+ partial=[0-9]+ small_unmlocked=[0-9]+ orders=(-|[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*) path=[^ ]+$/ { print "bad line: " $0; bad = 1 }
+awk 'NR > 1 && !/^pid=[0-9]+ comm=[^ =]+ start=[0-9a-f]+ end=[0-9a-f]+ flags=(locked|onfault) backing=(anon|shmem|file) resident=[0-9]+ mlocked=[0-9]+ missed=[0-9]+ missed_crossed=[0-9]+ partial=[0-9]+ small_unmlocked=[0-9]+ orders=(-|[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*) path=[^ ]+$/ { print "bad line: " $0; bad = 1 }
 	END { exit bad }' $DBG/vmas || fail "malformed vmas line"
 grep -q "^pid=$(pidof ma-lock) comm=ma-lock .* backing=anon resident=1024 " $DBG/vmas ||
 	fail "no vmas row for the locked 4 MiB mapping"

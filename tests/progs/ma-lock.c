@@ -5,7 +5,7 @@
  *
  *   ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]
  *           --lock fault|maplocked|populate|onfault|mlockall [--touch-pct P]
- *           [--munlock-kb OFF:LEN] [--fork]
+ *           [--munlock-kb OFF:LEN] [--fork] [--hugetlb] [--readonly]
  *
  * The mapping starts OFFSET KB past a 2 MiB-aligned address. --file maps
  * PATH MAP_SHARED (writing it first if it is shorter than MB); --anon maps
@@ -17,7 +17,9 @@
  *   mlockall   mlockall(MCL_CURRENT | MCL_FUTURE), then map and touch
  * --munlock-kb then munlocks LEN KB at OFF KB into the mapping (splitting
  * the VMA); --fork forks a child that holds the mapping too (a child does
- * not inherit VM_LOCKED) and prints "child=N".
+ * not inherit VM_LOCKED) and prints "child=N". --hugetlb maps anonymous
+ * hugetlb pages (MAP_HUGETLB); --readonly maps PROT_READ (an untouched
+ * private anonymous mapping then maps the zero page).
  * Prints "ready pid=N addr=0xA len=L" and waits.
  */
 #include <errno.h>
@@ -49,7 +51,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]\n"
 		"               --lock fault|maplocked|populate|onfault|mlockall [--touch-pct P]\n"
-		"               [--munlock-kb OFF:LEN] [--fork]\n");
+		"               [--munlock-kb OFF:LEN] [--fork] [--hugetlb] [--readonly]\n");
 	exit(2);
 }
 
@@ -65,21 +67,29 @@ static long num(const char *s)
 	return v;
 }
 
+static int readonly;
+
+/* Touch pct% of the pages: write (read only with --readonly). */
 static void touch(char *p, size_t len, long pct)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t n = len / page, i;
 
-	for (i = 0; i < n; i++)
-		if ((i * 100) / n < (size_t)pct)
+	for (i = 0; i < n; i++) {
+		if ((i * 100) / n >= (size_t)pct)
+			continue;
+		if (readonly)
+			(void)*(volatile char *)(p + i * page);
+		else
 			*(volatile char *)(p + i * page) += 0;
+	}
 }
 
 int main(int argc, char **argv)
 {
 	const char *file = NULL, *lock = NULL;
 	long mb = 0, off_kb = 0, pct = 50, mu_off = -1, mu_len = 0;
-	int anon = 0, fd = -1, flags, i, do_fork = 0;
+	int anon = 0, fd = -1, flags, i, do_fork = 0, hugetlb = 0, prot;
 	pid_t child = 0;
 	size_t len;
 	char *base, *p, c;
@@ -103,10 +113,15 @@ int main(int argc, char **argv)
 				usage();
 		} else if (!strcmp(argv[i], "--fork"))
 			do_fork = 1;
+		else if (!strcmp(argv[i], "--hugetlb"))
+			hugetlb = anon = 1;
+		else if (!strcmp(argv[i], "--readonly"))
+			readonly = 1;
 		else
 			usage();
 	}
-	if (!mb || !lock || anon == !!file || (off_kb * 1024) % 4096 || pct > 100)
+	if (!mb || !lock || anon == !!file || (off_kb * 1024) % 4096 || pct > 100 ||
+	    (hugetlb && off_kb))
 		usage();
 	len = (size_t)mb << 20;
 
@@ -140,10 +155,13 @@ int main(int argc, char **argv)
 	flags = MAP_FIXED | (anon ? MAP_PRIVATE | MAP_ANONYMOUS : MAP_SHARED);
 	if (!strcmp(lock, "maplocked"))
 		flags |= MAP_LOCKED;
-	p = mmap(p, len, PROT_READ | PROT_WRITE, flags, fd, 0);
+	if (hugetlb)
+		flags |= MAP_HUGETLB;
+	prot = readonly ? PROT_READ : PROT_READ | PROT_WRITE;
+	p = mmap(p, len, prot, flags, fd, 0);
 	if (p == MAP_FAILED)
 		die("mmap");
-	if (anon && madvise(p, len, MADV_HUGEPAGE))
+	if (anon && !hugetlb && madvise(p, len, MADV_HUGEPAGE))
 		die("madvise");
 
 	if (!strcmp(lock, "fault")) {
