@@ -19,10 +19,11 @@
  * are counted apart, locked or not: the kernel never sets VM_LOCKED on
  * them and their pages are never on the LRU.
  *
- * Locking: mmap_lock is held for read while one VMA is walked, and at most
- * for MA_PMDS_PER_HOLD page tables (1 GiB of address space); then it is
- * dropped so that page faults and mmap writers of the process get through.
- * A VMA that changed meanwhile is abandoned and counted as "changed". Each
+ * Locking: mmap_lock is held for read for at most MA_PMDS_PER_HOLD units of
+ * work, a unit being one page table (2 MiB of address space) walked or one
+ * VMA visited; then it is dropped (and cond_resched() called) so that page
+ * faults and mmap writers of the process get through. A VMA that changed
+ * meanwhile is abandoned and counted as "changed". Each
  * page table is walked under its page-table lock, a PMD-mapped THP under
  * the PMD lock.
  *
@@ -83,6 +84,8 @@ struct ma_walk {
 	unsigned long run_head_pfn, run_pfn, run_addr, run_count, run_nr;
 	unsigned int run_order;
 	bool run_mlocked;
+	/* page tables (and VMAs) left to visit before mmap_lock is dropped */
+	unsigned int budget;
 };
 
 static void ma_sys_add(struct ma_walk *w, unsigned long pfn, unsigned long n,
@@ -229,15 +232,13 @@ static void ma_walk_pmd(struct ma_walk *w, pmd_t *pmd, unsigned long addr,
 static unsigned long ma_walk_range(struct ma_walk *w, unsigned long addr,
 				   unsigned long end)
 {
-	unsigned int pmds = 0;
-
-	while (addr < end && pmds < MA_PMDS_PER_HOLD) {
+	while (addr < end && w->budget) {
 		unsigned long next = pmd_addr_end(addr, end);
 		pgd_t *pgd = pgd_offset(w->mm, addr);
 		p4d_t *p4d;
 		pud_t *pud;
 
-		pmds++;
+		w->budget--;
 		if (pgd_none(*pgd) || pgd_bad(*pgd))
 			goto next;
 		p4d = p4d_offset(pgd, addr);
@@ -294,6 +295,15 @@ static void ma_row(struct seq_file *m, struct ma_walk *w, struct task_struct *ta
 	seq_putc(m, '\n');
 }
 
+/* Drop and retake mmap_lock, letting faults and writers through. */
+static int ma_relock(struct ma_walk *w)
+{
+	mmap_read_unlock(w->mm);
+	cond_resched();
+	w->budget = MA_PMDS_PER_HOLD;
+	return mmap_read_lock_killable(w->mm);
+}
+
 /*
  * Audit the locked VMAs of @task: rows into @m (when @m), distinct pages
  * into @sys (when @sys). Returns 0 or -EINTR when a fatal signal arrived.
@@ -301,19 +311,16 @@ static void ma_row(struct seq_file *m, struct ma_walk *w, struct task_struct *ta
 static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			 struct ma_system *sys)
 {
-	struct ma_walk w = { .sys = sys };
+	struct ma_walk w = { .sys = sys, .budget = MA_PMDS_PER_HOLD };
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
 	bool changed;
-	int ret = 0;
 
 	w.mm = get_task_mm(task);
 	if (!w.mm)
 		return 0;	/* a kernel thread, or exiting */
-	if (mmap_read_lock_killable(w.mm)) {
-		mmput(w.mm);
-		return -EINTR;
-	}
+	if (mmap_read_lock_killable(w.mm))
+		goto intr;
 	if (sys)
 		sys->processes++;
 	while ((vma = find_vma(w.mm, addr))) {
@@ -321,6 +328,9 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 		unsigned long flags = vma->vm_flags;
 
 		addr = end;
+		/* every VMA visited costs one unit of the hold budget */
+		if (w.budget)
+			w.budget--;
 		/*
 		 * mlock() and MAP_LOCKED never set VM_LOCKED on hugetlb VMAs
 		 * (nor on VM_PFNMAP/VM_IO ones), and hugetlb pages are never
@@ -331,56 +341,53 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 				sys->hugetlb_vmas++;
 				sys->hugetlb_bytes += end - start;
 			}
-			continue;
-		}
-		if (!(flags & VM_LOCKED))
-			continue;
-		if (sys)
-			sys->vmas++;
-		/* no struct pages to classify: never walked */
-		if (flags & (VM_PFNMAP | VM_IO)) {
-			if (sys)
+		} else if (!(flags & VM_LOCKED)) {
+			;
+		} else if (flags & (VM_PFNMAP | VM_IO)) {
+			/* no struct pages to classify: never walked */
+			if (sys) {
+				sys->vmas++;
 				sys->skipped_vmas++;
-			continue;
-		}
-		memset(&w.c, 0, sizeof(w.c));
-		w.run_folio = NULL;
-		changed = false;
-		for (addr = start; ; ) {
-			addr = ma_walk_range(&w, addr, end);
-			if (addr >= end)
-				break;
-			/* bound the hold: let faults and writers through */
-			ma_run_end(&w);
-			mmap_read_unlock(w.mm);
-			cond_resched();
-			if (mmap_read_lock_killable(w.mm)) {
-				mmput(w.mm);
-				return -EINTR;
 			}
-			vma = find_vma(w.mm, addr);
-			changed = !vma || vma->vm_start != start ||
-				  vma->vm_end != end || vma->vm_flags != flags;
-			if (changed)
-				break;
-		}
-		ma_run_end(&w);
-		addr = end;
-		if (changed) {
+		} else {
 			if (sys)
+				sys->vmas++;
+			memset(&w.c, 0, sizeof(w.c));
+			w.run_folio = NULL;
+			changed = false;
+			for (addr = start; ; ) {
+				addr = ma_walk_range(&w, addr, end);
+				if (addr >= end)
+					break;
+				ma_run_end(&w);
+				if (ma_relock(&w))
+					goto intr;
+				vma = find_vma(w.mm, addr);
+				changed = !vma || vma->vm_start != start ||
+					  vma->vm_end != end || vma->vm_flags != flags;
+				if (changed)
+					break;
+			}
+			ma_run_end(&w);
+			addr = end;
+			if (changed && sys)
 				sys->changed_vmas++;
-			continue;
+			if (!changed && m)
+				ma_row(m, &w, task, vma);
 		}
-		if (m)
-			ma_row(m, &w, task, vma);
 		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			break;
+			mmap_read_unlock(w.mm);
+			goto intr;
 		}
+		if (!w.budget && ma_relock(&w))
+			goto intr;
 	}
 	mmap_read_unlock(w.mm);
 	mmput(w.mm);
-	return ret;
+	return 0;
+intr:
+	mmput(w.mm);
+	return -EINTR;
 }
 
 /* The next process with tgid >= *nr (and == @only if set), referenced. */
