@@ -195,6 +195,9 @@ static void ma_walk_pmd(struct ma_walk *w, pmd_t *pmd, unsigned long addr,
 		if (pmd_trans_huge(pmdval))
 			return;
 	}
+	/* other leaf PMDs (DAX) and corrupt entries map no page table */
+	if (pmd_leaf(pmdval) || pmd_bad(pmdval))
+		return;
 	start = ma_pte_offset_map_lock(w->mm, pmd, addr, &ptl);
 	if (!start)
 		return;
