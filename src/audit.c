@@ -14,18 +14,16 @@
  *                    e.g. while an mlock is in progress on another CPU)
  *
  * The zero pages (small and huge), special and device pages are not
- * counted. VM_PFNMAP and
- * VM_IO VMAs are not walked (no struct pages to classify). Hugetlb VMAs
- * are counted apart, locked or not: the kernel never sets VM_LOCKED on
- * them and their pages are never on the LRU.
+ * counted. VM_PFNMAP and VM_IO VMAs are not walked (no struct pages to
+ * classify). Hugetlb VMAs are counted apart, locked or not: the kernel
+ * never sets VM_LOCKED on them and their pages are never on the LRU.
  *
  * Locking: mmap_lock is held for read for at most MA_PMDS_PER_HOLD units of
  * work, a unit being one page table (2 MiB of address space) walked or one
  * VMA visited; then it is dropped (and cond_resched() called) so that page
  * faults and mmap writers of the process get through. A VMA that changed
- * meanwhile is abandoned and counted as "changed". Each
- * page table is walked under its page-table lock, a PMD-mapped THP under
- * the PMD lock.
+ * meanwhile is abandoned and counted as "changed". Each page table is
+ * walked under its page-table lock, a PMD-mapped THP under the PMD lock.
  *
  * System-wide, each physical page is counted once however many VMAs map
  * it, with a bitmap of one bit per page frame (RAM / 32768 bytes),
@@ -96,6 +94,7 @@ static void ma_sys_add(struct ma_walk *w, unsigned long pfn, unsigned long n,
 
 	if (!sys)
 		return;
+	/* pfns past the direct map (device memory) have no bit: not counted */
 	for (i = 0; i < n; i++) {
 		if (pfn + i >= sys->nbits || __test_and_set_bit(pfn + i, sys->seen))
 			continue;
