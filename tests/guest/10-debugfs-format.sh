@@ -40,16 +40,11 @@ awk 'NR > 1 && !/^[a-z_]+ [0-9]+$/ { print "bad line: " $0; bad = 1 } END { exit
 	$DBG/summary || fail "malformed summary line"
 
 # vmas: one row per locked VMA; with a locked mapping present, check its row.
-mkfifo /tmp/fmt-hold
-ma-lock --anon --mb 4 --lock fault </tmp/fmt-hold >/tmp/fmt-out &
-exec 3>/tmp/fmt-hold
-while ! grep -q ready /tmp/fmt-out; do sleep 0.1; done
+hold --anon --mb 4 --lock fault
 awk 'NR > 1 && !/^pid=[0-9]+ comm=[^ =]+ start=[0-9a-f]+ end=[0-9a-f]+ flags=(locked|onfault) backing=(anon|shmem|file) resident=[0-9]+ mlocked=[0-9]+ missed=[0-9]+ missed_crossed=[0-9]+ partial=[0-9]+ small_unmlocked=[0-9]+ orders=(-|[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*) path=[^ ]+$/ { print "bad line: " $0; bad = 1 }
 	END { exit bad }' $DBG/vmas || fail "malformed vmas line"
-grep -q "^pid=$(pidof ma-lock) comm=ma-lock .* backing=anon resident=1024 " $DBG/vmas ||
+grep -q "^pid=$HOLD_PID comm=ma-lock .* backing=anon resident=1024 " $DBG/vmas ||
 	fail "no vmas row for the locked 4 MiB mapping"
-exec 3>&-
-wait
-rm -f /tmp/fmt-hold /tmp/fmt-out
+unhold
 cat $DBG/version $DBG/probes $DBG/summary | sed 's/^/  /'
 mlock-audit >/dev/null || fail "mlock-audit cannot parse the files"

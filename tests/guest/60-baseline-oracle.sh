@@ -17,20 +17,11 @@ dd if=/dev/zero of=/mnt/huge/f bs=1M count=$MB 2>/dev/null || fail "writing the 
 run() {
 	name=$1 want=$2
 	shift 2
-	mkfifo /tmp/hold
 	m0=$(meminfo_kb Mlocked)
-	ma-lock "$@" </tmp/hold >/tmp/ready &
-	pid=$!
-	exec 3>/tmp/hold
-	while ! grep -q ready /tmp/ready 2>/dev/null; do
-		kill -0 $pid 2>/dev/null || fail "$name: ma-lock died: $(cat /tmp/ready)"
-		sleep 0.2
-	done
+	hold "$@"
 	m1=$(meminfo_kb Mlocked)
-	out=$(ma-kpf $pid) || fail "$name: ma-kpf failed"
-	exec 3>&-
-	wait $pid
-	rm -f /tmp/hold /tmp/ready
+	out=$(ma-kpf $HOLD_PID) || fail "$name: ma-kpf failed"
+	unhold
 	vma=$(echo "$out" | grep '^vma ' | awk '{ for (i = 2; i <= NF; i++) print $i }' |
 		grep -E '^(resident|mlocked|missed|missed_crossed|partial|small_unmlocked)=' | tr '\n' ' ')
 	eval "$(echo "$vma" | tr ' ' '\n' | grep . | sed 's/^/k_/')"

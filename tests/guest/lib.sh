@@ -33,9 +33,10 @@ hold() {
 	HOLDS=$((HOLDS + 1))
 	mkfifo /tmp/hold.$HOLDS
 	ma-lock "$@" </tmp/hold.$HOLDS >/tmp/hold.$HOLDS.out 2>&1 &
+	p=$!
 	eval "exec $((HOLDS + 5))>/tmp/hold.$HOLDS"
 	while ! grep -q '^ready' /tmp/hold.$HOLDS.out; do
-		grep -q 'ma-lock:' /tmp/hold.$HOLDS.out && fail "ma-lock $*: $(cat /tmp/hold.$HOLDS.out)"
+		kill -0 $p 2>/dev/null || fail "ma-lock $* died: $(cat /tmp/hold.$HOLDS.out)"
 		sleep 0.1
 	done
 	HOLD_PID=$(sed -n 's/^ready pid=\([0-9]*\).*/\1/p' /tmp/hold.$HOLDS.out)
