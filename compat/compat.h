@@ -65,4 +65,33 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 }
 #endif
 
+/*
+ * The "mlock" live fix (src/fix_mlock.c): already in the kernel, carried
+ * (COMPAT_MLOCK_FIX_FOLIO_RMAP), or not carried on this kernel.
+ */
+#if defined(COMPAT_MLOCK_FIX_IS_UPSTREAM)
+#define COMPAT_MLOCK_FIX_UPSTREAM \
+	"include/linux/rmap.h defines PVMW_PGTABLE_CROSSED: seed 000 is merged (v6.18, 2db579838296..ab521b4142aa)"
+#define COMPAT_MLOCK_FIX_UNSUPPORTED NULL
+#elif defined(COMPAT_MLOCK_FIX_FOLIO_RMAP)
+#define COMPAT_MLOCK_FIX_UPSTREAM NULL
+#define COMPAT_MLOCK_FIX_UNSUPPORTED NULL
+#else
+#define COMPAT_MLOCK_FIX_UPSTREAM NULL
+#define COMPAT_MLOCK_FIX_UNSUPPORTED \
+	"unsupported on 6.1: page-by-page rmap; not carried yet"
+#endif
+
+/*
+ * The VMA filter folio_referenced() gives its rmap walk: always since v6.3
+ * (8788f6781486 "mm: support POSIX_FADV_NOREUSE"), only for memcg reclaim
+ * before.
+ */
+#ifdef COMPAT_CANNOT_REFERENCED_ALWAYS_FILTERS
+#define compat_referenced_invalid_vma(memcg) \
+	((memcg) ? ma_sym.invalid_folio_referenced_vma : NULL)
+#else
+#define compat_referenced_invalid_vma(memcg) (ma_sym.invalid_folio_referenced_vma)
+#endif
+
 #endif /* _MLOCK_AUDIT_COMPAT_H */

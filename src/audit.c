@@ -29,6 +29,12 @@
  * it, with a bitmap of one bit per page frame (RAM / 32768 bytes),
  * allocated per read of "summary": its size does not depend on the number
  * of processes.
+ *
+ * Repair (ma_audit_repair(), for the "mlock" live fix) is the same walk
+ * that also mlocks each "missed" folio that is not crossed: a PMD-mapped
+ * THP under its PMD lock, a PTE-mapped run once all of its entries have
+ * been seen under the one page-table lock held. That is when the fix
+ * itself mlocks (rmap add of the whole folio under the page-table lock).
  */
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
@@ -84,6 +90,9 @@ struct ma_walk {
 	bool run_mlocked;
 	/* page tables (and VMAs) left to visit before mmap_lock is dropped */
 	unsigned int budget;
+	/* repair: mlock missed folios of VMAs that mlock_vma_folio() accepts */
+	bool repair, may_mlock;
+	unsigned long repaired;
 };
 
 static void ma_sys_add(struct ma_walk *w, unsigned long pfn, unsigned long n,
@@ -160,6 +169,21 @@ static void ma_pte_page(struct ma_walk *w, struct page *page, unsigned long pfn,
 	w->run_mlocked = folio_test_mlocked(folio);
 }
 
+/*
+ * Repair the current run once it covers its whole folio within the page
+ * table being walked (its first entry is in the same table as @addr, the
+ * last one seen); called under that page-table lock.
+ */
+static void ma_repair_run(struct ma_walk *w, unsigned long addr)
+{
+	if (!w->run_folio || w->run_mlocked || w->run_count != w->run_nr ||
+	    (w->run_addr & PMD_MASK) != (addr & PMD_MASK))
+		return;
+	ma_sym.mlock_folio(w->run_folio);
+	w->run_mlocked = true;
+	w->repaired += w->run_nr;
+}
+
 /* A PMD-mapped THP; called under the PMD lock. */
 static void ma_pmd_folio(struct ma_walk *w, pmd_t pmd)
 {
@@ -167,6 +191,10 @@ static void ma_pmd_folio(struct ma_walk *w, pmd_t pmd)
 	enum ma_class class;
 
 	ma_run_end(w);
+	if (w->may_mlock && !folio_test_mlocked(folio)) {
+		ma_sym.mlock_folio(folio);
+		w->repaired += folio_nr_pages(folio);
+	}
 	class = folio_test_mlocked(folio) ? MA_MLOCKED : MA_MISSED;
 	w->c.resident += HPAGE_PMD_NR;
 	w->c.pages[class] += HPAGE_PMD_NR;
@@ -218,14 +246,16 @@ static void ma_walk_pmd(struct ma_walk *w, pmd_t *pmd, unsigned long addr,
 		    addr == w->run_addr + w->run_count * PAGE_SIZE) {
 			w->c.resident++;
 			w->run_count++;
-			continue;
+		} else {
+			if (is_zero_pfn(pfn) || !pfn_valid(pfn))
+				continue;
+			page = pfn_to_page(pfn);
+			if (is_zone_device_page(page))
+				continue;
+			ma_pte_page(w, page, pfn, addr);
 		}
-		if (is_zero_pfn(pfn) || !pfn_valid(pfn))
-			continue;
-		page = pfn_to_page(pfn);
-		if (is_zone_device_page(page))
-			continue;
-		ma_pte_page(w, page, pfn, addr);
+		if (w->may_mlock)
+			ma_repair_run(w, addr);
 	}
 	pte_unmap_unlock(start, ptl);
 }
@@ -306,14 +336,24 @@ static int ma_relock(struct ma_walk *w)
 	return mmap_read_lock_killable(w->mm);
 }
 
+/* Should a walk stop: a fatal signal, or the repair asked to stop? */
+static bool ma_stop(const bool *stop)
+{
+	return fatal_signal_pending(current) || (stop && READ_ONCE(*stop));
+}
+
 /*
  * Audit the locked VMAs of @task: rows into @m (when @m), distinct pages
- * into @sys (when @sys). Returns 0 or -EINTR when a fatal signal arrived.
+ * into @sys (when @sys); with @repaired, repair too and add the pages
+ * mlocked to it. Returns 0 or -EINTR when a fatal signal arrived or *@stop
+ * was set.
  */
 static int ma_audit_task(struct task_struct *task, struct seq_file *m,
-			 struct ma_system *sys)
+			 struct ma_system *sys, unsigned long *repaired,
+			 const bool *stop)
 {
-	struct ma_walk w = { .sys = sys, .budget = MA_PMDS_PER_HOLD };
+	struct ma_walk w = { .sys = sys, .budget = MA_PMDS_PER_HOLD,
+			     .repair = !!repaired };
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
 	bool changed;
@@ -356,6 +396,9 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 				sys->vmas++;
 			memset(&w.c, 0, sizeof(w.c));
 			w.run_folio = NULL;
+			/* the rule of mlock_vma_folio() */
+			w.may_mlock = w.repair &&
+				(flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED;
 			changed = false;
 			for (addr = start; ; ) {
 				addr = ma_walk_range(&w, addr, end);
@@ -377,7 +420,7 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			if (!changed && m)
 				ma_row(m, &w, task, vma);
 		}
-		if (fatal_signal_pending(current)) {
+		if (ma_stop(stop)) {
 			mmap_read_unlock(w.mm);
 			goto intr;
 		}
@@ -386,9 +429,13 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 	}
 	mmap_read_unlock(w.mm);
 	mmput(w.mm);
+	if (repaired)
+		*repaired += w.repaired;
 	return 0;
 intr:
 	mmput(w.mm);
+	if (repaired)
+		*repaired += w.repaired;
 	return -EINTR;
 }
 
@@ -430,7 +477,7 @@ int ma_vmas_show(struct seq_file *m, pid_t only)
 
 	seq_puts(m, "format 1\n");
 	while (!ret && (task = ma_next_process(&nr, only))) {
-		ret = ma_audit_task(task, m, NULL);
+		ret = ma_audit_task(task, m, NULL, NULL, NULL);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
@@ -471,7 +518,7 @@ int ma_summary_show(struct seq_file *m, pid_t only)
 		goto out;
 	}
 	while (!ret && (task = ma_next_process(&nr, only))) {
-		ret = ma_audit_task(task, NULL, &sys);
+		ret = ma_audit_task(task, NULL, &sys, NULL, NULL);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
@@ -504,5 +551,30 @@ int ma_summary_show(struct seq_file *m, pid_t only)
 out:
 	kfree(ev);
 	vfree(sys.seen);
+	return ret;
+}
+
+/**
+ * ma_audit_repair() - mlock what the "mlock" fix would have mlocked.
+ * @pages: set to the number of pages mlocked
+ * @stop: the walk stops when *@stop becomes true
+ *
+ * Every process is walked as by the audit; see the header comment.
+ *
+ * Return: 0, or -EINTR when stopped.
+ */
+int ma_audit_repair(unsigned long *pages, const bool *stop)
+{
+	struct task_struct *task;
+	pid_t nr = 1;
+	int ret = 0;
+
+	*pages = 0;
+	while (!ret && (task = ma_next_process(&nr, 0))) {
+		ret = ma_audit_task(task, NULL, NULL, pages, stop);
+		put_task_struct(task);
+		nr++;
+		cond_resched();
+	}
 	return ret;
 }

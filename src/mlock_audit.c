@@ -7,6 +7,8 @@
  *   # modprobe mlock_audit
  *   # cat /sys/kernel/debug/mlock_audit/version
  *   # cat /sys/kernel/debug/mlock_audit/probes
+ *   # cat /sys/kernel/debug/mlock_audit/fixes
+ *   # echo 0 > /sys/kernel/livepatch/mlock_audit/enabled
  *   # rmmod mlock_audit
  *
  * Every debugfs file is a read-only seq_file (kernel lockdown refuses
@@ -20,6 +22,7 @@
 #include <generated/utsrelease.h>
 
 #include "audit.h"
+#include "fixes.h"
 #include "hook.h"
 #include "symbols.h"
 
@@ -83,6 +86,12 @@ static int summary_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(summary);
 
+static int fixes_show(struct seq_file *m, void *v)
+{
+	return ma_fixes_show(m);
+}
+DEFINE_SHOW_ATTRIBUTE(fixes);
+
 static int vmas_show(struct seq_file *m, void *v)
 {
 	return ma_vmas_show(m, READ_ONCE(ma_pid));
@@ -102,6 +111,7 @@ static void ma_debugfs_init(void)
 	debugfs_create_file("summary", 0444, ma_debugfs_dir, NULL,
 			    &summary_fops);
 	debugfs_create_file("vmas", 0444, ma_debugfs_dir, NULL, &vmas_fops);
+	debugfs_create_file("fixes", 0444, ma_debugfs_dir, NULL, &fixes_fops);
 }
 
 /*
@@ -146,9 +156,16 @@ static int __init mlock_audit_init(void)
 	if (ret)
 		goto err_fault;
 	ma_debugfs_init();
+	/* last: once the livepatch is enabled, init must not fail */
+	ret = ma_fixes_init();
+	if (ret)
+		goto err_debugfs;
 	pr_info("version %s loaded\n", MLOCK_AUDIT_VERSION);
 	return 0;
 
+err_debugfs:
+	debugfs_remove(ma_debugfs_dir);
+	ma_hook_unregister(&ma_khugepaged_hook);
 err_fault:
 	ma_hook_unregister(&ma_fault_hook);
 err_rmap:
@@ -159,6 +176,7 @@ err:
 
 static void __exit mlock_audit_exit(void)
 {
+	ma_fixes_exit();
 	debugfs_remove(ma_debugfs_dir);
 	ma_hook_unregister(&ma_khugepaged_hook);
 	ma_hook_unregister(&ma_fault_hook);

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The live fix "mlock": seed 000 patches 1-3 and 6 ("mm: Improve mlock
+ * tracking for large folios", mainline 2db579838296, a2880202767d,
+ * 8c49fbafedf1, ab521b4142aa, v6.18). A large folio fully mapped, under
+ * one page table, into a VM_LOCKED VMA is mlocked when it is added to the
+ * rmap (lp_rmap_add.c), and when reclaim finds it (lp_referenced.c,
+ * lp_unmap.c).
+ *
+ * Repair: when the livepatch transition completes, the folios that the
+ * stock kernel left unmlocked although they qualify are mlocked by a walk
+ * of every process (audit.c), under the page-table lock of their entries
+ * like the fix itself. The walk runs in a work item; disabling the
+ * livepatch stops it first.
+ *
+ * Disabling needs no undo: the stock kernel munlocks a large folio when
+ * any of its mappings leaves a VM_LOCKED VMA, and when munlock() walks it
+ * (mlock_pte_range() handles large folios since v6.8), so a folio mlocked
+ * here never stays mlocked once no locked VMA maps it.
+ */
+#include <linux/jiffies.h>
+#include <linux/workqueue.h>
+
+#include "audit.h"
+#include "fixes.h"
+
+#ifdef COMPAT_MLOCK_FIX_FOLIO_RMAP
+static struct klp_func ma_mlock_funcs[] = {
+	{ .old_name = "folio_add_file_rmap_ptes",
+	  .new_func = ma_folio_add_file_rmap_ptes },
+	{ .old_name = "folio_add_file_rmap_pmd",
+	  .new_func = ma_folio_add_file_rmap_pmd },
+	{ .old_name = "folio_add_anon_rmap_ptes",
+	  .new_func = ma_folio_add_anon_rmap_ptes },
+	{ .old_name = "folio_add_anon_rmap_pmd",
+	  .new_func = ma_folio_add_anon_rmap_pmd },
+	{ .old_name = "folio_referenced", .new_func = ma_folio_referenced },
+	{ .old_name = "try_to_unmap", .new_func = ma_try_to_unmap },
+	{ }
+};
+#define MA_MLOCK_FUNCS ma_mlock_funcs
+#else
+#define MA_MLOCK_FUNCS NULL
+#endif
+
+static enum { MA_REPAIR_NONE, MA_REPAIR_RUNNING, MA_REPAIR_DONE,
+	      MA_REPAIR_STOPPED } ma_repair_state;
+static const char *const ma_repair_names[] = {
+	"none", "running", "done", "stopped",
+};
+static unsigned long ma_repaired_pages;
+static unsigned int ma_repair_ms;
+static bool ma_repair_stop;
+
+static void ma_repair_fn(struct work_struct *work)
+{
+	unsigned long start = jiffies, pages = 0;
+	int ret;
+
+	WRITE_ONCE(ma_repair_state, MA_REPAIR_RUNNING);
+	ret = ma_audit_repair(&pages, &ma_repair_stop);
+	WRITE_ONCE(ma_repaired_pages, pages);
+	WRITE_ONCE(ma_repair_ms, jiffies_to_msecs(jiffies - start));
+	WRITE_ONCE(ma_repair_state, ret ? MA_REPAIR_STOPPED : MA_REPAIR_DONE);
+	pr_info("mlock fix: repair mlocked %lu pages in %u ms%s\n", pages,
+		ma_repair_ms, ret ? " (stopped)" : "");
+}
+static DECLARE_WORK(ma_repair_work, ma_repair_fn);
+
+static void ma_mlock_activated(struct ma_fix *fix)
+{
+	schedule_work(&ma_repair_work);
+}
+
+static void ma_mlock_deactivating(struct ma_fix *fix)
+{
+	WRITE_ONCE(ma_repair_stop, true);
+	cancel_work_sync(&ma_repair_work);
+}
+
+static void ma_mlock_show(struct seq_file *m, struct ma_fix *fix)
+{
+	seq_printf(m, " repair=%s repaired_pages=%lu repair_ms=%u",
+		   ma_repair_names[READ_ONCE(ma_repair_state)],
+		   READ_ONCE(ma_repaired_pages), READ_ONCE(ma_repair_ms));
+}
+
+struct ma_fix ma_fix_mlock = {
+	.name = "mlock",
+	.funcs = MA_MLOCK_FUNCS,
+	.upstream = COMPAT_MLOCK_FIX_UPSTREAM,
+	.unsupported = COMPAT_MLOCK_FIX_UNSUPPORTED,
+	.activated = ma_mlock_activated,
+	.deactivating = ma_mlock_deactivating,
+	.show = ma_mlock_show,
+};

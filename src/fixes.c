@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The live fixes, and the one livepatch that carries them.
+ *
+ * At load, fixes= selects fixes by name (comma separated; "all", the
+ * default, or "none" for audit only). Each fix is then in one state:
+ *
+ *   upstream     the running kernel has the fix: nothing is patched
+ *   unsupported  it cannot be carried on this kernel (the reason is given)
+ *   off          not selected, or disabled later
+ *   pending      selected; the livepatch transition has not completed
+ *   active       livepatched
+ *
+ * The replacements of all selected fixes go into one klp_patch, named
+ * after the module (/sys/kernel/livepatch/mlock_audit). It does not use
+ * atomic replace, so other livepatches on the host are left alone. Writing
+ * 0 to its "enabled" file disables it for good (reload the module to
+ * enable it again); the livepatch core holds a reference on the module
+ * until then, so rmmod needs the patch disabled first.
+ */
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/livepatch.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "fixes.h"
+#include "symbols.h"
+
+/* One entry per fix, in the order the "fixes" file lists them. */
+static struct ma_fix *const ma_fixes[] = {
+	&ma_fix_mlock,
+};
+
+static char *ma_fixes_param;
+module_param_named(fixes, ma_fixes_param, charp, 0444);
+MODULE_PARM_DESC(fixes, "Live fixes to apply at load: all (default), none, or a comma-separated list of: mlock");
+
+#define MA_FIXES_PARAM_MAX	256
+#define MA_KLP_FUNCS_MAX	16
+
+static struct klp_func ma_klp_funcs[MA_KLP_FUNCS_MAX + 1];
+
+static enum {
+	MA_LP_NONE,		/* no livepatch registered */
+	MA_LP_TRANSITION,
+	MA_LP_ENABLED,
+	MA_LP_DISABLING,
+	MA_LP_DISABLED,
+} ma_lp_state;
+
+static const char *const ma_lp_names[] = {
+	"none", "transition", "enabled", "disabling", "disabled",
+};
+
+static const char *const ma_state_names[] = {
+	[MA_FIX_OFF] = "off",
+	[MA_FIX_PENDING] = "pending",
+	[MA_FIX_ACTIVE] = "active",
+	[MA_FIX_UPSTREAM] = "upstream",
+	[MA_FIX_UNSUPPORTED] = "unsupported",
+};
+
+static ktime_t ma_lp_start;
+static s64 ma_lp_transition_ms = -1;
+static atomic_long_t ma_fix_events[MA_NR_FIX_EVENTS];
+static char *ma_detail_alloc;	/* the one detail string built at load */
+
+/**
+ * ma_fix_event() - count a large folio that a replacement mlocked.
+ * @ev: the path that mlocked it
+ * @folio: the folio
+ */
+void ma_fix_event(enum ma_fix_event ev, struct folio *folio)
+{
+	if (folio_test_large(folio))
+		atomic_long_inc(&ma_fix_events[ev]);
+}
+
+static void ma_fixes_set(enum ma_fix_state from, enum ma_fix_state to,
+			 const char *detail)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++) {
+		if (ma_fixes[i]->state != from)
+			continue;
+		ma_fixes[i]->detail = detail;
+		WRITE_ONCE(ma_fixes[i]->state, to);
+	}
+}
+
+/* Livepatch callbacks: the transition completed / is about to start back. */
+static void ma_post_patch(struct klp_object *obj)
+{
+	unsigned int i;
+
+	ma_lp_transition_ms = ktime_ms_delta(ktime_get(), ma_lp_start);
+	WRITE_ONCE(ma_lp_state, MA_LP_ENABLED);
+	ma_fixes_set(MA_FIX_PENDING, MA_FIX_ACTIVE, "livepatched");
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->state == MA_FIX_ACTIVE && ma_fixes[i]->activated)
+			ma_fixes[i]->activated(ma_fixes[i]);
+}
+
+static int ma_pre_patch(struct klp_object *obj)
+{
+	ma_lp_start = ktime_get();
+	return 0;
+}
+
+static void ma_pre_unpatch(struct klp_object *obj)
+{
+	unsigned int i;
+
+	WRITE_ONCE(ma_lp_state, MA_LP_DISABLING);
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->state == MA_FIX_ACTIVE && ma_fixes[i]->deactivating)
+			ma_fixes[i]->deactivating(ma_fixes[i]);
+}
+
+static void ma_post_unpatch(struct klp_object *obj)
+{
+	static const char why[] = "livepatch disabled (reload the module to enable it)";
+
+	ma_fixes_set(MA_FIX_ACTIVE, MA_FIX_OFF, why);
+	ma_fixes_set(MA_FIX_PENDING, MA_FIX_OFF, why);
+	WRITE_ONCE(ma_lp_state, MA_LP_DISABLED);
+}
+
+static struct klp_object ma_klp_objs[] = {
+	{
+		/* .name NULL: vmlinux */
+		.funcs = ma_klp_funcs,
+		.callbacks = {
+			.pre_patch = ma_pre_patch,
+			.post_patch = ma_post_patch,
+			.pre_unpatch = ma_pre_unpatch,
+			.post_unpatch = ma_post_unpatch,
+		},
+	},
+	{ }
+};
+
+static struct klp_patch ma_klp_patch = {
+	.mod = THIS_MODULE,
+	.objs = ma_klp_objs,
+};
+
+static struct ma_fix *ma_fix_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (!strcmp(ma_fixes[i]->name, name))
+			return ma_fixes[i];
+	return NULL;
+}
+
+/* Parse fixes= into want[]; the default is every fix. */
+static int ma_fixes_parse(bool *want)
+{
+	bool all = false, none = false, named = false;
+	char *buf, *cur, *name;
+	unsigned int i;
+	int ret = 0;
+
+	if (!ma_fixes_param) {
+		for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+			want[i] = true;
+		return 0;
+	}
+	if (strlen(ma_fixes_param) > MA_FIXES_PARAM_MAX) {
+		pr_err("fixes=: longer than %d characters\n", MA_FIXES_PARAM_MAX);
+		return -EINVAL;
+	}
+	buf = kstrdup(ma_fixes_param, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	cur = buf;
+	while (!ret && (name = strsep(&cur, ","))) {
+		struct ma_fix *fix;
+
+		name = strim(name);
+		if (!strcmp(name, "all")) {
+			all = true;
+		} else if (!strcmp(name, "none")) {
+			none = true;
+		} else if ((fix = ma_fix_find(name))) {
+			named = true;
+			for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+				if (ma_fixes[i] == fix)
+					want[i] = true;
+		} else {
+			pr_err("fixes=: unknown fix '%s' (known: all, none, mlock)\n",
+			       name);
+			ret = -EINVAL;
+		}
+	}
+	kfree(buf);
+	if (!ret && none && (all || named)) {
+		pr_err("fixes=: 'none' cannot be combined with other fixes\n");
+		ret = -EINVAL;
+	}
+	for (i = 0; all && i < ARRAY_SIZE(ma_fixes); i++)
+		want[i] = true;
+	return ret;
+}
+
+/* Queue the replacements of @fix into the patch; false if no room. */
+static bool ma_fix_queue(struct ma_fix *fix, unsigned int *n)
+{
+	const struct klp_func *f;
+
+	for (f = fix->funcs; f->old_name; f++) {
+		if (*n == MA_KLP_FUNCS_MAX)
+			return false;
+		ma_klp_funcs[(*n)++] = *f;
+	}
+	return true;
+}
+
+/**
+ * ma_fixes_init() - classify the fixes and enable the livepatch.
+ *
+ * A fix that cannot be carried does not fail the load: the audit still
+ * works, and the "fixes" file says why. Only bad input does.
+ *
+ * Return: 0, or -EINVAL for a bad fixes=, or -ENOMEM.
+ */
+int ma_fixes_init(void)
+{
+	bool want[ARRAY_SIZE(ma_fixes)] = { };
+	unsigned int i, n = 0;
+	int ret;
+
+	ret = ma_fixes_parse(want);
+	if (ret)
+		return ret;
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++) {
+		struct ma_fix *fix = ma_fixes[i];
+
+		if (fix->upstream) {
+			fix->state = MA_FIX_UPSTREAM;
+			fix->detail = fix->upstream;
+		} else if (fix->unsupported) {
+			fix->state = MA_FIX_UNSUPPORTED;
+			fix->detail = fix->unsupported;
+		} else if (!want[i]) {
+			fix->state = MA_FIX_OFF;
+			fix->detail = "not selected by fixes=";
+		} else if (ma_sym_missing) {
+			if (!ma_detail_alloc)
+				ma_detail_alloc = kasprintf(GFP_KERNEL,
+					"kernel function %s is missing or not callable (IBT)",
+					ma_sym_missing);
+			fix->state = MA_FIX_UNSUPPORTED;
+			fix->detail = ma_detail_alloc ?: "a kernel function is missing";
+		} else if (!ma_fix_queue(fix, &n)) {
+			fix->state = MA_FIX_UNSUPPORTED;
+			fix->detail = "too many replacement functions";
+		} else {
+			fix->state = MA_FIX_PENDING;
+			fix->detail = "livepatch transition in progress";
+		}
+		if (want[i] && fix->state == MA_FIX_UNSUPPORTED)
+			pr_warn("fix %s is unsupported here: %s\n", fix->name,
+				fix->detail);
+	}
+	if (!n)
+		return 0;
+
+	ma_lp_state = MA_LP_TRANSITION;
+	ret = klp_enable_patch(&ma_klp_patch);
+	if (ret) {
+		pr_err("livepatch refused the fixes: %pe\n", ERR_PTR(ret));
+		ma_lp_state = MA_LP_NONE;
+		ma_fixes_set(MA_FIX_PENDING, MA_FIX_UNSUPPORTED,
+			     "klp_enable_patch() failed (see the kernel log)");
+	}
+	return 0;
+}
+
+/* Only called once the livepatch is gone (it holds a module reference). */
+void ma_fixes_exit(void)
+{
+	unsigned int i;
+
+	/* each fix's background work is stopped (again, if it ran) */
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->deactivating)
+			ma_fixes[i]->deactivating(ma_fixes[i]);
+	kfree(ma_detail_alloc);
+}
+
+/**
+ * ma_fixes_show() - the "fixes" debugfs file (format in README.md).
+ * @m: the seq_file
+ *
+ * Return: 0.
+ */
+int ma_fixes_show(struct seq_file *m)
+{
+	unsigned int i;
+
+	seq_puts(m, "format 1\n");
+	seq_printf(m, "livepatch state=%s transition_ms=%lld", ma_lp_names[READ_ONCE(ma_lp_state)],
+		   READ_ONCE(ma_lp_transition_ms));
+	seq_printf(m, " rmap_mlocks=%ld referenced_mlocks=%ld unmap_mlocks=%ld\n",
+		   atomic_long_read(&ma_fix_events[MA_EV_RMAP_MLOCK]),
+		   atomic_long_read(&ma_fix_events[MA_EV_REFERENCED_MLOCK]),
+		   atomic_long_read(&ma_fix_events[MA_EV_UNMAP_MLOCK]));
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++) {
+		struct ma_fix *fix = ma_fixes[i];
+		enum ma_fix_state state = READ_ONCE(fix->state);
+
+		seq_printf(m, "fix=%s state=%s", fix->name, ma_state_names[state]);
+		if (fix->show)
+			fix->show(m, fix);
+		seq_printf(m, " detail=%s\n", fix->detail);
+	}
+	return 0;
+}
+
+MODULE_INFO(livepatch, "Y");

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The live fixes: which exist, which the running kernel needs, and the
+ * livepatch that carries the selected ones (see fixes.c and README.md).
+ */
+#ifndef _MLOCK_AUDIT_FIXES_H
+#define _MLOCK_AUDIT_FIXES_H
+
+#include <linux/livepatch.h>
+#include <linux/mm_types.h>
+#include <linux/rmap.h>
+#include <linux/seq_file.h>
+
+enum ma_fix_state {
+	MA_FIX_OFF,		/* not selected, or disabled */
+	MA_FIX_PENDING,		/* selected, livepatch in transition */
+	MA_FIX_ACTIVE,		/* livepatched */
+	MA_FIX_UPSTREAM,	/* the kernel has it: nothing to patch */
+	MA_FIX_UNSUPPORTED,	/* cannot be carried on this kernel */
+};
+
+/* Large folios the replacement functions mlocked, by path. */
+enum ma_fix_event {
+	MA_EV_RMAP_MLOCK,
+	MA_EV_REFERENCED_MLOCK,
+	MA_EV_UNMAP_MLOCK,
+	MA_NR_FIX_EVENTS,
+};
+
+struct ma_fix {
+	const char *name;
+	/* the replacements, { } terminated; NULL unless carried here */
+	struct klp_func *funcs;
+	/* why the kernel has it, or why it cannot be carried, or NULL */
+	const char *upstream, *unsupported;
+	/* after the livepatch transition completed (may sleep) */
+	void (*activated)(struct ma_fix *fix);
+	/* before the livepatch is disabled (may sleep) */
+	void (*deactivating)(struct ma_fix *fix);
+	void (*show)(struct seq_file *m, struct ma_fix *fix);
+
+	enum ma_fix_state state;
+	const char *detail;	/* the reason for the state */
+};
+
+extern struct ma_fix ma_fix_mlock;
+
+int ma_fixes_init(void);
+void ma_fixes_exit(void);
+int ma_fixes_show(struct seq_file *m);
+void ma_fix_event(enum ma_fix_event ev, struct folio *folio);
+
+/* The replacement functions of the "mlock" fix. */
+void ma_folio_add_anon_rmap_ptes(struct folio *folio, struct page *page,
+				 int nr_pages, struct vm_area_struct *vma,
+				 unsigned long address, rmap_t flags);
+void ma_folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
+				struct vm_area_struct *vma, unsigned long address,
+				rmap_t flags);
+void ma_folio_add_file_rmap_ptes(struct folio *folio, struct page *page,
+				 int nr_pages, struct vm_area_struct *vma);
+void ma_folio_add_file_rmap_pmd(struct folio *folio, struct page *page,
+				struct vm_area_struct *vma);
+int ma_folio_referenced(struct folio *folio, int is_locked,
+			struct mem_cgroup *memcg, unsigned long *vm_flags);
+void ma_try_to_unmap(struct folio *folio, enum ttu_flags flags);
+
+#endif /* _MLOCK_AUDIT_FIXES_H */

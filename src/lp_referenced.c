@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live fix "mlock", reclaim's reference check (seed 000 patch 2/6, mainline
+ * a2880202767d): folio_referenced_one() mlocks a large folio found in a
+ * VM_LOCKED VMA only while holding the page-table lock of every entry that
+ * maps it, that is, once the walk has seen the folio fully mapped and has
+ * not crossed into another page table. Before, 6.12 decided after the walk,
+ * with the lock already dropped (racing with MADV_DONTNEED), and 6.1 never
+ * mlocked a PTE-mapped large folio there.
+ *
+ * folio_referenced_one() is static and reached only through the
+ * rmap_walk_control that folio_referenced() builds, so folio_referenced()
+ * is replaced: ma_folio_referenced() matches folio_referenced() of Debian
+ * 6.12.118 and 6.1.192 mm/rmap.c (identical there) except that its
+ * rmap_one is ma_referenced_one(). That hands every VMA without VM_LOCKED to
+ * the kernel's own folio_referenced_one(), whose code for them the fix does
+ * not change, and does the VM_LOCKED case as fixed upstream (7.3
+ * mm/rmap.c).
+ */
+#include <linux/mm.h>
+#include <linux/page_idle.h>
+#include <linux/rmap.h>
+
+#include "fixes.h"
+#include "mm_internal.h"
+
+static bool ma_referenced_one(struct folio *folio, struct vm_area_struct *vma,
+			      unsigned long address, void *arg)
+{
+	struct folio_referenced_arg *pra = arg;
+	DEFINE_FOLIO_VMA_WALK(pvmw, folio, vma, address, 0);
+	unsigned long first = 0;
+	int ptes = 0;
+
+	if (!(vma->vm_flags & VM_LOCKED))
+		return ma_sym.folio_referenced_one(folio, vma, address, arg);
+
+	while (ma_sym.page_vma_mapped_walk(&pvmw)) {
+		if (!ptes)
+			first = pvmw.address;
+		ptes++;
+		pra->mapcount--;
+
+		/* only a fully mapped folio is mlocked */
+		if (pvmw.pte && ptes != pvmw.nr_pages)
+			continue;
+		/* and only under the lock of every entry that maps it */
+		if (ma_pvmw_crossed(&pvmw, first))
+			continue;
+
+		/* restore the mlock which got missed */
+		ma_mlock_vma_folio(folio, vma);
+		ma_fix_event(MA_EV_REFERENCED_MLOCK, folio);
+		page_vma_mapped_walk_done(&pvmw);
+		pra->vm_flags |= VM_LOCKED;
+		return false;	/* to break the loop */
+	}
+
+	/* no reference is taken through a VM_LOCKED VMA */
+	if (folio_test_clear_young(folio)) {
+		pra->referenced++;
+		pra->vm_flags |= vma->vm_flags & ~VM_LOCKED;
+	}
+	return pra->mapcount != 0;
+}
+
+int ma_folio_referenced(struct folio *folio, int is_locked,
+			struct mem_cgroup *memcg, unsigned long *vm_flags)
+{
+	bool we_locked = false;
+	struct folio_referenced_arg pra = {
+		.mapcount = folio_mapcount(folio),
+		.memcg = memcg,
+	};
+	struct rmap_walk_control rwc = {
+		.rmap_one = ma_referenced_one,
+		.arg = (void *)&pra,
+		.anon_lock = ma_sym.folio_lock_anon_vma_read,
+		.try_lock = true,
+		.invalid_vma = compat_referenced_invalid_vma(memcg),
+	};
+
+	*vm_flags = 0;
+	if (!pra.mapcount)
+		return 0;
+
+	if (!ma_folio_raw_mapping(folio))
+		return 0;
+
+	if (!is_locked && (!folio_test_anon(folio) || folio_test_ksm(folio))) {
+		we_locked = folio_trylock(folio);
+		if (!we_locked)
+			return 1;
+	}
+
+	ma_sym.rmap_walk(folio, &rwc);
+	*vm_flags = pra.vm_flags;
+
+	if (we_locked)
+		folio_unlock(folio);
+
+	return rwc.contended ? -1 : pra.referenced;
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live fix "mlock", reclaim's unmap (seed 000 patch 3/6, mainline
+ * 8c49fbafedf1): try_to_unmap_one() leaves a folio in a VM_LOCKED VMA
+ * mapped, as before, and now also mlocks it when it is large, fully mapped
+ * and all its entries are under the one page-table lock the walk holds.
+ * Before, only small folios were mlocked there.
+ *
+ * try_to_unmap_one() is static and reached only through the
+ * rmap_walk_control that try_to_unmap() builds, so try_to_unmap() is
+ * replaced: ma_try_to_unmap() matches try_to_unmap() of Debian 6.12.118
+ * and 6.1.192 mm/rmap.c except that its rmap_one is ma_try_to_unmap_one().
+ * That hands everything but the VM_LOCKED case to the kernel's
+ * try_to_unmap_one(), and does the VM_LOCKED case as fixed upstream (7.3
+ * mm/rmap.c). One difference: in that case the kernel brackets its walk
+ * with an mmu-notifier invalidation of the range although it changes
+ * nothing there; ma_try_to_unmap_one() does not send it (the notifier
+ * entry points are not exported), so secondary MMUs keep mappings that
+ * stay valid.
+ */
+#include <linux/mm.h>
+#include <linux/rmap.h>
+
+#include "fixes.h"
+#include "mm_internal.h"
+
+static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
+				unsigned long address, void *arg)
+{
+	DEFINE_FOLIO_VMA_WALK(pvmw, folio, vma, address, 0);
+	enum ttu_flags flags = (enum ttu_flags)(long)arg;
+	unsigned long first = 0;
+	unsigned long ptes = 0;
+
+	/* hugetlb VMAs never have VM_LOCKED; leave them to the kernel anyway */
+	if ((flags & TTU_IGNORE_MLOCK) || !(vma->vm_flags & VM_LOCKED) ||
+	    folio_test_hugetlb(folio))
+		return ma_sym.try_to_unmap_one(folio, vma, address, arg);
+
+	if (flags & TTU_SYNC)
+		pvmw.flags = PVMW_SYNC;
+
+	/* the folio is in an mlock()ed VMA: it must not be swapped out */
+	while (ma_sym.page_vma_mapped_walk(&pvmw)) {
+		if (!ptes)
+			first = pvmw.address;
+		ptes++;
+
+		/* only a fully mapped folio is mlocked */
+		if (pvmw.pte && ptes != pvmw.nr_pages)
+			continue;
+		/* and only under the lock of every entry that maps it */
+		if (!ma_pvmw_crossed(&pvmw, first)) {
+			/* restore the mlock which got missed */
+			ma_mlock_vma_folio(folio, vma);
+			ma_fix_event(MA_EV_UNMAP_MLOCK, folio);
+		}
+		page_vma_mapped_walk_done(&pvmw);
+		break;
+	}
+	return false;
+}
+
+/* try_to_unmap()'s "done" test, as in mm/rmap.c */
+static int ma_folio_not_mapped(struct folio *folio)
+{
+	return !folio_mapped(folio);
+}
+
+void ma_try_to_unmap(struct folio *folio, enum ttu_flags flags)
+{
+	struct rmap_walk_control rwc = {
+		.rmap_one = ma_try_to_unmap_one,
+		.arg = (void *)flags,
+		.done = ma_folio_not_mapped,
+		.anon_lock = ma_sym.folio_lock_anon_vma_read,
+	};
+
+	if (flags & TTU_RMAP_LOCKED)
+		ma_sym.rmap_walk_locked(folio, &rwc);
+	else
+		ma_sym.rmap_walk(folio, &rwc);
+}
