@@ -83,6 +83,23 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 #endif
 
 /*
+ * The "fault" live fix (src/fix_fault.c): already in the kernel, carried
+ * (COMPAT_FAULT_FIX_SET_PTE_RANGE), or not carried on this kernel.
+ */
+#if defined(COMPAT_FAULT_FIX_IS_UPSTREAM)
+#define COMPAT_FAULT_FIX_UPSTREAM \
+	"include/linux/rmap.h defines PVMW_PGTABLE_CROSSED: seed 000 is merged (v6.18, 19773df031bc, 357b92761d94) with its i_size clamp"
+#define COMPAT_FAULT_FIX_UNSUPPORTED NULL
+#elif defined(COMPAT_FAULT_FIX_SET_PTE_RANGE)
+#define COMPAT_FAULT_FIX_UPSTREAM NULL
+#define COMPAT_FAULT_FIX_UNSUPPORTED NULL
+#else
+#define COMPAT_FAULT_FIX_UPSTREAM NULL
+#define COMPAT_FAULT_FIX_UNSUPPORTED \
+	"unsupported on 6.1: finish_fault() and fault-around map one page per do_set_pte() call; there is no set_pte_range() (v6.6) to install a folio's PTEs in one batch"
+#endif
+
+/*
  * The VMA filter folio_referenced() gives its rmap walk: always since v6.3
  * (8788f6781486 "mm: support POSIX_FADV_NOREUSE"), only for memcg reclaim
  * before.

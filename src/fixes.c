@@ -31,11 +31,12 @@
 /* One entry per fix, in the order the "fixes" file lists them. */
 static struct ma_fix *const ma_fixes[] = {
 	&ma_fix_mlock,
+	&ma_fix_fault,
 };
 
 static char *ma_fixes_param;
 module_param_named(fixes, ma_fixes_param, charp, 0444);
-MODULE_PARM_DESC(fixes, "Live fixes to apply at load: all (default), none, or a comma-separated list of: mlock");
+MODULE_PARM_DESC(fixes, "Live fixes to apply at load: all (default), none, or a comma-separated list of: mlock, fault");
 
 #define MA_FIXES_PARAM_MAX	256
 #define MA_KLP_FUNCS_MAX	16
@@ -193,7 +194,7 @@ static int ma_fixes_parse(bool *want)
 				if (ma_fixes[i] == fix)
 					want[i] = true;
 		} else {
-			pr_err("fixes=: unknown fix '%s' (known: all, none, mlock)\n",
+			pr_err("fixes=: unknown fix '%s' (known: all, none, mlock, fault)\n",
 			       name);
 			ret = -EINVAL;
 		}
@@ -307,10 +308,13 @@ int ma_fixes_show(struct seq_file *m)
 	seq_puts(m, "format 1\n");
 	seq_printf(m, "livepatch state=%s transition_ms=%lld", ma_lp_names[READ_ONCE(ma_lp_state)],
 		   READ_ONCE(ma_lp_transition_ms));
-	seq_printf(m, " rmap_mlocks=%ld referenced_mlocks=%ld unmap_mlocks=%ld\n",
+	seq_printf(m, " rmap_mlocks=%ld referenced_mlocks=%ld unmap_mlocks=%ld",
 		   atomic_long_read(&ma_fix_events[MA_EV_RMAP_MLOCK]),
 		   atomic_long_read(&ma_fix_events[MA_EV_REFERENCED_MLOCK]),
 		   atomic_long_read(&ma_fix_events[MA_EV_UNMAP_MLOCK]));
+	seq_printf(m, " fault_whole_folios=%ld faultaround_whole_folios=%ld\n",
+		   atomic_long_read(&ma_fix_events[MA_EV_FAULT_WHOLE_FOLIO]),
+		   atomic_long_read(&ma_fix_events[MA_EV_FAULTAROUND_WHOLE_FOLIO]));
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++) {
 		struct ma_fix *fix = ma_fixes[i];
 		enum ma_fix_state state = READ_ONCE(fix->state);

@@ -24,6 +24,8 @@ enum ma_fix_event {
 	MA_EV_RMAP_MLOCK,
 	MA_EV_REFERENCED_MLOCK,
 	MA_EV_UNMAP_MLOCK,
+	MA_EV_FAULT_WHOLE_FOLIO,	/* large folios mapped whole */
+	MA_EV_FAULTAROUND_WHOLE_FOLIO,
 	MA_NR_FIX_EVENTS,
 };
 
@@ -44,6 +46,7 @@ struct ma_fix {
 };
 
 extern struct ma_fix ma_fix_mlock;
+extern struct ma_fix ma_fix_fault;
 
 int ma_fixes_init(void);
 void ma_fixes_exit(void);
@@ -64,5 +67,10 @@ void ma_folio_add_file_rmap_pmd(struct folio *folio, struct page *page,
 int ma_folio_referenced(struct folio *folio, int is_locked,
 			struct mem_cgroup *memcg, unsigned long *vm_flags);
 void ma_try_to_unmap(struct folio *folio, enum ttu_flags flags);
+
+/* The replacement functions of the "fault" fix. */
+vm_fault_t ma_finish_fault(struct vm_fault *vmf);
+vm_fault_t ma_filemap_map_pages(struct vm_fault *vmf, pgoff_t start_pgoff,
+				pgoff_t end_pgoff);
 
 #endif /* _MLOCK_AUDIT_FIXES_H */

@@ -54,4 +54,14 @@ static inline bool ma_pvmw_crossed(const struct page_vma_mapped_walk *pvmw,
 	return (pvmw->address & PMD_MASK) != (first & PMD_MASK);
 }
 
+/*
+ * include/linux/mm.h: add_mm_counter(), whose rss_stat trace hook
+ * mm_trace_rss_stat() is not exported.
+ */
+static inline void ma_add_mm_counter(struct mm_struct *mm, int member, long value)
+{
+	percpu_counter_add(&mm->rss_stat[member], value);
+	ma_sym.mm_trace_rss_stat(mm, member);
+}
+
 #endif /* _MLOCK_AUDIT_MM_INTERNAL_H */

@@ -57,6 +57,11 @@ static const struct ma_symbol ma_symbols[] = {
 	MA_FIX_CALL(folio_referenced_one),
 	MA_FIX_CALL(invalid_folio_referenced_vma),
 	MA_FIX_CALL(try_to_unmap_one),
+	MA_FIX_CALL(do_set_pmd),
+	MA_FIX_CALL(pmd_install),
+	MA_FIX_CALL(__pte_alloc),
+	MA_FIX_CALL(set_pte_range),
+	MA_FIX_CALL(mm_trace_rss_stat),
 	{ }
 };
 

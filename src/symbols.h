@@ -29,6 +29,13 @@ struct ma_kernel_syms {
 	bool (*invalid_folio_referenced_vma)(struct vm_area_struct *vma, void *arg);
 	bool (*try_to_unmap_one)(struct folio *folio, struct vm_area_struct *vma,
 				 unsigned long address, void *arg);
+	/* mm/memory.c, for the fault path */
+	vm_fault_t (*do_set_pmd)(struct vm_fault *vmf, struct page *page);
+	void (*pmd_install)(struct mm_struct *mm, pmd_t *pmd, pgtable_t *pte);
+	int (*__pte_alloc)(struct mm_struct *mm, pmd_t *pmd);
+	void (*set_pte_range)(struct vm_fault *vmf, struct folio *folio,
+			      struct page *page, unsigned int nr, unsigned long addr);
+	void (*mm_trace_rss_stat)(struct mm_struct *mm, int member);
 };
 
 extern struct ma_kernel_syms ma_sym;

@@ -1,14 +1,14 @@
 # The debugfs files exist, are read-only, and are well-formed (format 1).
 . ./lib.sh
 load
-for f in version probes summary vmas; do
+for f in version probes summary vmas fixes; do
 	[ -f $DBG/$f ] || fail "$DBG/$f missing"
 	mode=$(stat -c %a $DBG/$f)
 	[ "$mode" = 444 ] || fail "$f has mode $mode, want 444 (lockdown refuses writable files)"
 	if (echo x >$DBG/$f) 2>/dev/null; then fail "$f accepted a write"; fi
 	[ "$(head -n1 $DBG/$f)" = "format 1" ] || fail "$f: first line is not 'format 1'"
 done
-ls $DBG | grep -v -x -E 'version|probes|summary|vmas' && fail "unexpected files in $DBG"
+ls $DBG | grep -v -x -E 'version|probes|summary|vmas|fixes' && fail "unexpected files in $DBG"
 
 # version: exactly these keys, values matching the kernel and the module.
 keys=$(awk 'NR > 1 { print $1 }' $DBG/version | tr '\n' ' ')
@@ -46,5 +46,12 @@ awk 'NR > 1 && !/^pid=[0-9]+ comm=[^ =]+ start=[0-9a-f]+ end=[0-9a-f]+ flags=(lo
 grep -q "^pid=$HOLD_PID comm=ma-lock .* backing=anon resident=1024 " $DBG/vmas ||
 	fail "no vmas row for the locked 4 MiB mapping"
 unhold
-cat $DBG/version $DBG/probes $DBG/summary | sed 's/^/  /'
+# fixes: the livepatch line, then one line per fix, in this order, with a
+# state and a detail running to the end of the line.
+awk 'NR == 2 && !/^livepatch state=(none|transition|enabled|disabling|disabled) transition_ms=-?[0-9]+ rmap_mlocks=[0-9]+ referenced_mlocks=[0-9]+ unmap_mlocks=[0-9]+ fault_whole_folios=[0-9]+ faultaround_whole_folios=[0-9]+$/ { print "bad line: " $0; bad = 1 }
+	NR > 2 && !/^fix=[a-z_-]+ state=(off|pending|active|upstream|unsupported)( [a-z_]+=[^ ]+)* detail=.+$/ { print "bad line: " $0; bad = 1 }
+	END { exit bad }' $DBG/fixes || fail "malformed fixes line"
+[ "$(sed -n 's/^fix=\([^ ]*\).*/\1/p' $DBG/fixes | tr '\n' ' ')" = "mlock fault " ] ||
+	fail "fixes lists '$(sed -n 's/^fix=\([^ ]*\).*/\1/p' $DBG/fixes | tr '\n' ' ')'"
+cat $DBG/version $DBG/probes $DBG/summary $DBG/fixes | sed 's/^/  /'
 mlock-audit >/dev/null || fail "mlock-audit cannot parse the files"

@@ -3,7 +3,7 @@
 # reads /proc/PID/pagemap and /proc/kpageflags and knows nothing of the
 # module, in the huge-tmpfs and anonymous scenarios of the audit issue.
 . ./lib.sh
-load
+load fixes=none
 MB=16
 
 mkdir -p /mnt/huge

@@ -3,7 +3,7 @@
 # tests/run gives the guest suite).
 . ./lib.sh
 [ -n "$SCRATCH" ] || skip "no scratch disk (run with scripts/vm-run --disk)"
-load
+load fixes=none
 . ./oracle.sh
 MB=16
 mkfs.xfs -q -f "$SCRATCH" || fail "mkfs.xfs"

@@ -2,7 +2,7 @@
 # VM_LOCKED; reported apart in the summary), the zero page (not counted, by module and oracle),
 # kernel threads (no rows), and a bad pid= value (refused, unchanged).
 . ./lib.sh
-load
+load fixes=none
 . ./oracle.sh
 get() { awk -v k="$1" '$1 == k { print $2 }' $DBG/summary; }
 

@@ -4,7 +4,7 @@
 # resident pages, and the summary's undercount is locked minus mlocked and
 # the sum of its causes. The harness fails the run on any splat or hang.
 . ./lib.sh
-load
+load fixes=none
 SECONDS_=${CHURN_SECONDS:-60}
 mkdir -p /mnt/churn
 mount -t tmpfs -o huge=always,size=256m tmpfs /mnt/churn || fail "tmpfs"

@@ -9,9 +9,26 @@ fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit $KSFT_SKIP; }
 info() { echo "  $*"; }
 
+LP=/sys/kernel/livepatch/mlock_audit
+
 loaded() { [ -d /sys/module/mlock_audit ]; }
-load() { loaded || modprobe mlock_audit || fail "modprobe mlock_audit failed"; }
-unload() { ! loaded || rmmod mlock_audit || fail "rmmod mlock_audit failed"; }
+# load [PARAM=VALUE...]: modprobe with those module parameters
+load() { loaded || modprobe mlock_audit "$@" || fail "modprobe mlock_audit $* failed"; }
+# The livepatch holds the module until it is disabled; disabling takes a
+# transition (a second or so), after which its sysfs directory goes away.
+lp_disable() {
+	[ -d $LP ] || return 0
+	echo 0 >$LP/enabled 2>/dev/null
+	n=0
+	while [ -d $LP ]; do
+		[ $n -ge 300 ] && fail "livepatch still present 30 s after disabling it"
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+unload() { ! loaded || { lp_disable; rmmod mlock_audit; } || fail "rmmod mlock_audit failed"; }
+# fix_state NAME: the state of a live fix in debugfs "fixes"
+fix_state() { sed -n "s/^fix=$1 state=\([a-z]*\).*/\1/p" $DBG/fixes; }
 
 # Sum of the hits of every symbol of HOOK in debugfs "probes".
 hits() {
@@ -25,6 +42,11 @@ meminfo_kb() {
 	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
 	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
 }
+
+# Drain the per-CPU LRU and mlock batches on every CPU: the compaction
+# sysctl runs lru_add_drain_all() first (tests set
+# compact_unevictable_allowed=0 so that mlocked pages are not migrated).
+drain() { echo 1 >/proc/sys/vm/compact_memory; }
 
 # hold ARGS...: run "ma-lock ARGS" in the background until unhold; sets
 # HOLD_PID (and HOLD_CHILD with --fork).

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live fix "fault", fault path (seed 000 patch 4/6, mainline 19773df031bc):
+ * finish_fault() maps a whole large file folio with one batch of PTEs when
+ * it fits the VMA and the page table, as it already did for anonymous
+ * shmem, instead of one page per fault. The rmap then sees the folio fully
+ * mapped, which lets the "mlock" fix mlock it.
+ *
+ * ma_finish_fault() matches finish_fault() of Debian 6.12.118 mm/memory.c
+ * except for that condition. That kernel already carries the i_size clamp
+ * of "mm/memory: Do not populate page table entries beyond i_size" (the
+ * SIGBUS fix for 19773df031bc): outside shmem, a folio that reaches past
+ * the end of the file is mapped one page at a time and never by PMD, so no
+ * page wholly beyond i_size gets a PTE.
+ */
+#include <linux/mm.h>
+#include <linux/oom.h>
+#include <linux/pgtable.h>
+#include <linux/shmem_fs.h>
+#include <linux/userfaultfd_k.h>
+
+#include "fixes.h"
+#include "mm_internal.h"
+
+/* mm/memory.c: vmf_pte_changed() */
+static bool ma_vmf_pte_changed(struct vm_fault *vmf)
+{
+	if (vmf->flags & FAULT_FLAG_ORIG_PTE_VALID)
+		return !pte_same(ptep_get(vmf->pte), vmf->orig_pte);
+
+	return !pte_none(ptep_get(vmf->pte));
+}
+
+/* mm/memory.c: pte_range_none() */
+static bool ma_pte_range_none(pte_t *pte, int nr_pages)
+{
+	int i;
+
+	for (i = 0; i < nr_pages; i++) {
+		if (!pte_none(ptep_get_lockless(pte + i)))
+			return false;
+	}
+	return true;
+}
+
+vm_fault_t ma_finish_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct page *page;
+	struct folio *folio;
+	vm_fault_t ret;
+	bool is_cow = (vmf->flags & FAULT_FLAG_WRITE) &&
+		      !(vma->vm_flags & VM_SHARED);
+	int type, nr_pages;
+	unsigned long addr;
+	bool needs_fallback = false;
+
+fallback:
+	addr = vmf->address;
+
+	/* did we COW the page? */
+	page = is_cow ? vmf->cow_page : vmf->page;
+	folio = page_folio(page);
+
+	/* check even for read faults: we might have lost our CoWed page */
+	if (!(vma->vm_flags & VM_SHARED)) {
+		ret = check_stable_address_space(vma->vm_mm);
+		if (ret)
+			return ret;
+	}
+
+	if (!needs_fallback && vma->vm_file) {
+		struct address_space *mapping = vma->vm_file->f_mapping;
+		pgoff_t file_end;
+
+		file_end = DIV_ROUND_UP(i_size_read(mapping->host), PAGE_SIZE);
+		/*
+		 * No PTE beyond i_size and no PMD across it (SIGBUS), except
+		 * on shmem, which has long mapped PMDs across i_size.
+		 */
+		needs_fallback = !shmem_mapping(mapping) &&
+			file_end < folio_next_index(folio);
+	}
+
+	if (pmd_none(*vmf->pmd)) {
+		if (!needs_fallback && PageTransCompound(page)) {
+			ret = ma_sym.do_set_pmd(vmf, page);
+			if (ret != VM_FAULT_FALLBACK)
+				return ret;
+		}
+
+		if (vmf->prealloc_pte)
+			ma_sym.pmd_install(vma->vm_mm, vmf->pmd, &vmf->prealloc_pte);
+		else if (unlikely(pmd_none(*vmf->pmd) &&
+				  ma_sym.__pte_alloc(vma->vm_mm, vmf->pmd)))
+			return VM_FAULT_OOM;
+	}
+
+	nr_pages = folio_nr_pages(folio);
+
+	/*
+	 * The fix: per-page faults only to keep the userfaultfd semantics
+	 * (and after the i_size clamp), not for every non-anonymous-shmem
+	 * file any more.
+	 */
+	if (unlikely(userfaultfd_armed(vma)) || unlikely(needs_fallback)) {
+		nr_pages = 1;
+	} else if (nr_pages > 1) {
+		pgoff_t idx = folio_page_idx(folio, page);
+		/* the page offset of vmf->address within the VMA */
+		pgoff_t vma_off = vmf->pgoff - vmf->vma->vm_pgoff;
+		/* the index of the entry in the page table for the fault */
+		pgoff_t pte_off = pte_index(vmf->address);
+
+		/* one page if the folio reaches past the VMA or page table */
+		if (unlikely(vma_off < idx ||
+			     vma_off + (nr_pages - idx) > vma_pages(vma) ||
+			     pte_off < idx ||
+			     pte_off + (nr_pages - idx) > PTRS_PER_PTE)) {
+			nr_pages = 1;
+		} else {
+			/* map the whole large folio */
+			addr = vmf->address - idx * PAGE_SIZE;
+			page = &folio->page;
+		}
+	}
+
+	vmf->pte = ma_pte_offset_map_lock(vma->vm_mm, vmf->pmd, addr, &vmf->ptl);
+	if (!vmf->pte)
+		return VM_FAULT_NOPAGE;
+
+	/* re-check under the page-table lock */
+	if (nr_pages == 1 && unlikely(ma_vmf_pte_changed(vmf))) {
+		update_mmu_tlb(vma, addr, vmf->pte);
+		ret = VM_FAULT_NOPAGE;
+		goto unlock;
+	} else if (nr_pages > 1 && !ma_pte_range_none(vmf->pte, nr_pages)) {
+		needs_fallback = true;
+		pte_unmap_unlock(vmf->pte, vmf->ptl);
+		goto fallback;
+	}
+
+	folio_ref_add(folio, nr_pages - 1);
+	ma_sym.set_pte_range(vmf, folio, page, nr_pages, addr);
+	type = is_cow ? MM_ANONPAGES : mm_counter_file(folio);
+	ma_add_mm_counter(vma->vm_mm, type, nr_pages);
+	ret = 0;
+
+unlock:
+	pte_unmap_unlock(vmf->pte, vmf->ptl);
+	if (nr_pages > 1)
+		ma_fix_event(MA_EV_FAULT_WHOLE_FOLIO, folio);
+	return ret;
+}
