@@ -76,10 +76,18 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 #elif defined(COMPAT_MLOCK_FIX_FOLIO_RMAP)
 #define COMPAT_MLOCK_FIX_UPSTREAM NULL
 #define COMPAT_MLOCK_FIX_UNSUPPORTED NULL
+#elif defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#define COMPAT_MLOCK_FIX_UPSTREAM NULL
+#define COMPAT_MLOCK_FIX_UNSUPPORTED NULL
+/* 6.1 never munlocks a PTE-mapped large folio: disabling must */
+#define COMPAT_MLOCK_FIX_UNDO 1
 #else
 #define COMPAT_MLOCK_FIX_UPSTREAM NULL
-#define COMPAT_MLOCK_FIX_UNSUPPORTED \
-	"unsupported on 6.1: page-by-page rmap; not carried yet"
+#define COMPAT_MLOCK_FIX_UNSUPPORTED "no known rmap interface in this kernel"
+#endif
+
+#ifndef COMPAT_MLOCK_FIX_UNDO
+#define COMPAT_MLOCK_FIX_UNDO 0
 #endif
 
 /*
@@ -97,6 +105,61 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 #define COMPAT_FAULT_FIX_UPSTREAM NULL
 #define COMPAT_FAULT_FIX_UNSUPPORTED \
 	"unsupported on 6.1: finish_fault() and fault-around map one page per do_set_pte() call; there is no set_pte_range() (v6.6) to install a folio's PTEs in one batch"
+#endif
+
+/*
+ * add_mm_counter() with its unexported rss_stat trace hook, called through
+ * @hook: mm's RSS counters became percpu_counters and the hook lost its
+ * count argument in v6.2 (f1a7941243c1 "mm: convert mm's rss stats into
+ * percpu_counter").
+ */
+#ifdef COMPAT_CANNOT_PERCPU_RSS_STAT
+#define compat_add_mm_counter(mm, member, value, hook)				\
+	((void (*)(struct mm_struct *, int, long))(hook))((mm), (member),	\
+		atomic_long_add_return((value), &(mm)->rss_stat.count[member]))
+#else
+#define compat_add_mm_counter(mm, member, value, hook)				\
+	do {									\
+		percpu_counter_add(&(mm)->rss_stat[member], (value));		\
+		((void (*)(struct mm_struct *, int))(hook))((mm), (member));	\
+	} while (0)
+#endif
+
+/*
+ * The mlock fix's try_to_unmap_one() for VM_LOCKED VMAs: before v6.7
+ * (e.g. 6.1) it split a PMD mapping before walking ("mm/rmap: integrate
+ * PMD-mapped folio splitting into pagewalk loop" moved the split into the
+ * walk, after the VM_LOCKED test).
+ */
+#ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
+#define compat_unmap_locked_split(vma, address, flags, folio)			\
+	do {									\
+		if ((flags) & TTU_SPLIT_HUGE_PMD)				\
+			ma_sym.split_huge_pmd_address((vma), (address), false,	\
+						      (folio));			\
+	} while (0)
+#else
+#define compat_unmap_locked_split(vma, address, flags, folio) do { } while (0)
+#endif
+
+/*
+ * munlock a folio: munlock_page() before v6.3 ("mm/munlock: ... folio"),
+ * used only by the 6.1 undo of the "mlock" fix (audit.c).
+ */
+#ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
+#define compat_munlock_folio(folio) ma_sym.munlock_page(&(folio)->page)
+#else
+#define compat_munlock_folio(folio) do { } while (0)
+#endif
+
+/*
+ * folio_mapcount(): out of line and unexported before v6.3 ("mm: convert
+ * total_compound_mapcount() to folio_total_mapcount()" made it inline).
+ */
+#ifdef COMPAT_CANNOT_INLINE_FOLIO_MAPCOUNT
+#define compat_folio_mapcount(folio) ma_sym.folio_mapcount(folio)
+#else
+#define compat_folio_mapcount(folio) folio_mapcount(folio)
 #endif
 
 /*

@@ -35,6 +35,9 @@
  * THP under its PMD lock, a PTE-mapped run once all of its entries have
  * been seen under the one page-table lock held. That is when the fix
  * itself mlocks (rmap add of the whole folio under the page-table lock).
+ * Undo (ma_audit_undo(), when the fix is disabled on 6.1) munlocks, once
+ * per VMA, each mlocked large folio that a locked VMA maps fully by PTEs,
+ * which 6.1 itself never mlocks.
  */
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
@@ -92,6 +95,8 @@ struct ma_walk {
 	unsigned int budget;
 	/* repair: mlock missed folios of VMAs that mlock_vma_folio() accepts */
 	bool repair, may_mlock;
+	/* undo: munlock mlocked PTE-mapped large folios instead */
+	bool undo;
 	unsigned long repaired;
 };
 
@@ -176,8 +181,17 @@ static void ma_pte_page(struct ma_walk *w, struct page *page, unsigned long pfn,
  */
 static void ma_repair_run(struct ma_walk *w, unsigned long addr)
 {
-	if (!w->run_folio || w->run_mlocked || w->run_count != w->run_nr ||
-	    (w->run_addr & PMD_MASK) != (addr & PMD_MASK))
+	if (!w->run_folio || w->run_count != w->run_nr)
+		return;
+	if (w->undo) {
+		if (w->run_mlocked) {
+			compat_munlock_folio(w->run_folio);
+			w->run_mlocked = false;
+			w->repaired += w->run_nr;
+		}
+		return;
+	}
+	if (w->run_mlocked || (w->run_addr & PMD_MASK) != (addr & PMD_MASK))
 		return;
 	ma_sym.mlock_folio(w->run_folio);
 	w->run_mlocked = true;
@@ -191,7 +205,7 @@ static void ma_pmd_folio(struct ma_walk *w, pmd_t pmd)
 	enum ma_class class;
 
 	ma_run_end(w);
-	if (w->may_mlock && !folio_test_mlocked(folio)) {
+	if (w->may_mlock && !w->undo && !folio_test_mlocked(folio)) {
 		ma_sym.mlock_folio(folio);
 		w->repaired += folio_nr_pages(folio);
 	}
@@ -350,10 +364,10 @@ static bool ma_stop(const bool *stop)
  */
 static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			 struct ma_system *sys, unsigned long *repaired,
-			 const bool *stop)
+			 const bool *stop, bool undo)
 {
 	struct ma_walk w = { .sys = sys, .budget = MA_PMDS_PER_HOLD,
-			     .repair = !!repaired };
+			     .repair = !!repaired, .undo = undo };
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
 	bool changed;
@@ -477,7 +491,7 @@ int ma_vmas_show(struct seq_file *m, pid_t only)
 
 	seq_puts(m, "format 1\n");
 	while (!ret && (task = ma_next_process(&nr, only))) {
-		ret = ma_audit_task(task, m, NULL, NULL, NULL);
+		ret = ma_audit_task(task, m, NULL, NULL, NULL, false);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
@@ -518,7 +532,7 @@ int ma_summary_show(struct seq_file *m, pid_t only)
 		goto out;
 	}
 	while (!ret && (task = ma_next_process(&nr, only))) {
-		ret = ma_audit_task(task, NULL, &sys, NULL, NULL);
+		ret = ma_audit_task(task, NULL, &sys, NULL, NULL, false);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
@@ -554,6 +568,23 @@ out:
 	return ret;
 }
 
+/* Repair or undo in every process. */
+static int ma_audit_fix(unsigned long *pages, const bool *stop, bool undo)
+{
+	struct task_struct *task;
+	pid_t nr = 1;
+	int ret = 0;
+
+	*pages = 0;
+	while (!ret && (task = ma_next_process(&nr, 0))) {
+		ret = ma_audit_task(task, NULL, NULL, pages, stop, undo);
+		put_task_struct(task);
+		nr++;
+		cond_resched();
+	}
+	return ret;
+}
+
 /**
  * ma_audit_repair() - mlock what the "mlock" fix would have mlocked.
  * @pages: set to the number of pages mlocked
@@ -565,16 +596,16 @@ out:
  */
 int ma_audit_repair(unsigned long *pages, const bool *stop)
 {
-	struct task_struct *task;
-	pid_t nr = 1;
-	int ret = 0;
+	return ma_audit_fix(pages, stop, false);
+}
 
-	*pages = 0;
-	while (!ret && (task = ma_next_process(&nr, 0))) {
-		ret = ma_audit_task(task, NULL, NULL, pages, stop);
-		put_task_struct(task);
-		nr++;
-		cond_resched();
-	}
-	return ret;
+/**
+ * ma_audit_undo() - munlock what the "mlock" fix mlocked (6.1).
+ * @pages: set to the number of pages munlocked
+ *
+ * Return: 0, or -EINTR on a fatal signal.
+ */
+int ma_audit_undo(unsigned long *pages)
+{
+	return ma_audit_fix(pages, NULL, true);
 }

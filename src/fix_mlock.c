@@ -13,10 +13,19 @@
  * like the fix itself. The walk runs in a work item; disabling the
  * livepatch stops it first.
  *
- * Disabling needs no undo: the stock kernel munlocks a large folio when
- * any of its mappings leaves a VM_LOCKED VMA, and when munlock() walks it
- * (mlock_pte_range() handles large folios since v6.8), so a folio mlocked
- * here never stays mlocked once no locked VMA maps it.
+ * Disabling, 6.12: nothing to undo. The stock kernel munlocks a large
+ * folio when any of its mappings leaves a VM_LOCKED VMA, and when munlock()
+ * walks it (mlock_pte_range() handles large folios since v6.6), so a folio
+ * mlocked here never stays mlocked once no locked VMA maps it.
+ *
+ * Disabling, 6.1: the stock kernel never munlocks a PTE-mapped large
+ * folio, so before the livepatch goes (pre-unpatch, every task still runs
+ * the replacements): the replacements stop mlocking such folios
+ * (ma_mlock_large_off, read under the page-table lock that the walk below
+ * also takes, so none is mlocked behind it), then a walk of every process
+ * munlocks, once per locked VMA that maps it fully, each mlocked
+ * PTE-mapped large folio (ma_audit_undo()). 6.1 itself mlocks large folios
+ * only through PMD mappings, which the walk leaves alone.
  */
 #include <linux/jiffies.h>
 #include <linux/workqueue.h>
@@ -39,16 +48,28 @@ static struct klp_func ma_mlock_funcs[] = {
 	{ }
 };
 #define MA_MLOCK_FUNCS ma_mlock_funcs
+#elif defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+static struct klp_func ma_mlock_funcs[] = {
+	{ .old_name = "do_set_pte", .new_func = ma_do_set_pte },
+	{ .old_name = "mlock_pte_range", .new_func = ma_mlock_pte_range },
+	{ .old_name = "page_remove_rmap", .new_func = ma_page_remove_rmap },
+	{ .old_name = "folio_referenced", .new_func = ma_folio_referenced },
+	{ .old_name = "try_to_unmap", .new_func = ma_try_to_unmap },
+	{ }
+};
+#define MA_MLOCK_FUNCS ma_mlock_funcs
 #else
 #define MA_MLOCK_FUNCS NULL
 #endif
+
+bool ma_mlock_large_off;
 
 static enum { MA_REPAIR_NONE, MA_REPAIR_RUNNING, MA_REPAIR_DONE,
 	      MA_REPAIR_STOPPED } ma_repair_state;
 static const char *const ma_repair_names[] = {
 	"none", "running", "done", "stopped",
 };
-static unsigned long ma_repaired_pages;
+static unsigned long ma_repaired_pages, ma_undone_pages;
 static unsigned int ma_repair_ms;
 static bool ma_repair_stop;
 
@@ -76,13 +97,20 @@ static void ma_mlock_deactivating(struct ma_fix *fix)
 {
 	WRITE_ONCE(ma_repair_stop, true);
 	cancel_work_sync(&ma_repair_work);
+	if (!COMPAT_MLOCK_FIX_UNDO || READ_ONCE(ma_mlock_large_off))
+		return;
+	WRITE_ONCE(ma_mlock_large_off, true);
+	ma_audit_undo(&ma_undone_pages);
+	pr_info("mlock fix: disabled; munlocked %lu pages it had mlocked\n",
+		ma_undone_pages);
 }
 
 static void ma_mlock_show(struct seq_file *m, struct ma_fix *fix)
 {
-	seq_printf(m, " repair=%s repaired_pages=%lu repair_ms=%u",
+	seq_printf(m, " repair=%s repaired_pages=%lu repair_ms=%u undone_pages=%lu",
 		   ma_repair_names[READ_ONCE(ma_repair_state)],
-		   READ_ONCE(ma_repaired_pages), READ_ONCE(ma_repair_ms));
+		   READ_ONCE(ma_repaired_pages), READ_ONCE(ma_repair_ms),
+		   READ_ONCE(ma_undone_pages));
 }
 
 struct ma_fix ma_fix_mlock = {

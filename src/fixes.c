@@ -66,7 +66,6 @@ static const char *const ma_state_names[] = {
 static ktime_t ma_lp_start;
 static s64 ma_lp_transition_ms = -1;
 static atomic_long_t ma_fix_events[MA_NR_FIX_EVENTS];
-static char *ma_detail_alloc;	/* the one detail string built at load */
 
 /**
  * ma_fix_event() - count a large folio that a replacement mlocked.
@@ -251,13 +250,12 @@ int ma_fixes_init(void)
 		} else if (!want[i]) {
 			fix->state = MA_FIX_OFF;
 			fix->detail = "not selected by fixes=";
-		} else if (ma_sym_missing) {
-			if (!ma_detail_alloc)
-				ma_detail_alloc = kasprintf(GFP_KERNEL,
-					"kernel function %s is missing or not callable (IBT)",
-					ma_sym_missing);
+		} else if (ma_sym_missing(fix->name)) {
+			fix->detail_alloc = kasprintf(GFP_KERNEL,
+				"kernel function %s is missing or not callable (IBT)",
+				ma_sym_missing(fix->name));
 			fix->state = MA_FIX_UNSUPPORTED;
-			fix->detail = ma_detail_alloc ?: "a kernel function is missing";
+			fix->detail = fix->detail_alloc ?: "a kernel function is missing";
 		} else if (!ma_fix_queue(fix, &n)) {
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = "too many replacement functions";
@@ -292,7 +290,8 @@ void ma_fixes_exit(void)
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 		if (ma_fixes[i]->deactivating)
 			ma_fixes[i]->deactivating(ma_fixes[i]);
-	kfree(ma_detail_alloc);
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		kfree(ma_fixes[i]->detail_alloc);
 }
 
 /**

@@ -43,6 +43,7 @@ struct ma_fix {
 
 	enum ma_fix_state state;
 	const char *detail;	/* the reason for the state */
+	char *detail_alloc;	/* a detail built at load, freed at unload */
 };
 
 extern struct ma_fix ma_fix_mlock;
@@ -67,6 +68,25 @@ void ma_folio_add_file_rmap_pmd(struct folio *folio, struct page *page,
 int ma_folio_referenced(struct folio *folio, int is_locked,
 			struct mem_cgroup *memcg, unsigned long *vm_flags);
 void ma_try_to_unmap(struct folio *folio, enum ttu_flags flags);
+
+/* ... on 6.1 (page-based rmap) */
+void ma_do_set_pte(struct vm_fault *vmf, struct page *page, unsigned long addr);
+void ma_page_remove_rmap(struct page *page, struct vm_area_struct *vma,
+			 bool compound);
+struct mm_walk;
+int ma_mlock_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
+		       struct mm_walk *walk);
+
+/*
+ * May the replacements mlock a PTE-mapped large folio? Not any more once
+ * the fix is being disabled on a kernel where the stock code would never
+ * munlock it (6.1): see fix_mlock.c.
+ */
+extern bool ma_mlock_large_off;
+static inline bool ma_mlock_large_allowed(void)
+{
+	return !READ_ONCE(ma_mlock_large_off);
+}
 
 /* The replacement functions of the "fault" fix. */
 vm_fault_t ma_finish_fault(struct vm_fault *vmf);

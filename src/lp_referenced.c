@@ -28,12 +28,15 @@ static bool ma_referenced_one(struct folio *folio, struct vm_area_struct *vma,
 			      unsigned long address, void *arg)
 {
 	struct folio_referenced_arg *pra = arg;
-	DEFINE_FOLIO_VMA_WALK(pvmw, folio, vma, address, 0);
+	struct page_vma_mapped_walk pvmw;
 	unsigned long first = 0;
 	int ptes = 0;
 
-	if (!(vma->vm_flags & VM_LOCKED))
+	/* hugetlb VMAs never have VM_LOCKED; leave them to the kernel anyway */
+	if (!(vma->vm_flags & VM_LOCKED) || folio_test_hugetlb(folio))
 		return ma_sym.folio_referenced_one(folio, vma, address, arg);
+
+	pvmw = MA_FOLIO_VMA_WALK(folio, vma, address);
 
 	while (ma_sym.page_vma_mapped_walk(&pvmw)) {
 		if (!ptes)
@@ -46,6 +49,9 @@ static bool ma_referenced_one(struct folio *folio, struct vm_area_struct *vma,
 			continue;
 		/* and only under the lock of every entry that maps it */
 		if (ma_pvmw_crossed(&pvmw, first))
+			continue;
+		/* (and not while the fix is being disabled on 6.1) */
+		if (pvmw.pte && folio_test_large(folio) && !ma_mlock_large_allowed())
 			continue;
 
 		/* restore the mlock which got missed */
@@ -69,7 +75,7 @@ int ma_folio_referenced(struct folio *folio, int is_locked,
 {
 	bool we_locked = false;
 	struct folio_referenced_arg pra = {
-		.mapcount = folio_mapcount(folio),
+		.mapcount = compat_folio_mapcount(folio),
 		.memcg = memcg,
 	};
 	struct rmap_walk_control rwc = {

@@ -27,8 +27,8 @@
 static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 				unsigned long address, void *arg)
 {
-	DEFINE_FOLIO_VMA_WALK(pvmw, folio, vma, address, 0);
 	enum ttu_flags flags = (enum ttu_flags)(long)arg;
+	struct page_vma_mapped_walk pvmw;
 	unsigned long first = 0;
 	unsigned long ptes = 0;
 
@@ -37,8 +37,11 @@ static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	    folio_test_hugetlb(folio))
 		return ma_sym.try_to_unmap_one(folio, vma, address, arg);
 
+	pvmw = MA_FOLIO_VMA_WALK(folio, vma, address);
+
 	if (flags & TTU_SYNC)
 		pvmw.flags = PVMW_SYNC;
+	compat_unmap_locked_split(vma, address, flags, folio);
 
 	/* the folio is in an mlock()ed VMA: it must not be swapped out */
 	while (ma_sym.page_vma_mapped_walk(&pvmw)) {
@@ -50,7 +53,9 @@ static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 		if (pvmw.pte && ptes != pvmw.nr_pages)
 			continue;
 		/* and only under the lock of every entry that maps it */
-		if (!ma_pvmw_crossed(&pvmw, first)) {
+		if (!ma_pvmw_crossed(&pvmw, first) &&
+		    (!pvmw.pte || !folio_test_large(folio) ||
+		     ma_mlock_large_allowed())) {
 			/* restore the mlock which got missed */
 			ma_mlock_vma_folio(folio, vma);
 			ma_fix_event(MA_EV_UNMAP_MLOCK, folio);

@@ -21,6 +21,20 @@ struct folio_referenced_arg {
 	struct mem_cgroup *memcg;
 };
 
+/*
+ * DEFINE_FOLIO_VMA_WALK() for a folio that is not hugetlb, whose pgoff is
+ * then folio->index (6.1's folio_pgoff() would call the unexported
+ * hugetlb_basepage_index() for hugetlb folios).
+ */
+#define MA_FOLIO_VMA_WALK(_folio, _vma, _address)			\
+	((struct page_vma_mapped_walk) {				\
+		.pfn = folio_pfn(_folio),				\
+		.nr_pages = folio_nr_pages(_folio),			\
+		.pgoff = (_folio)->index,				\
+		.vma = _vma,						\
+		.address = _address,					\
+	})
+
 /* mm/internal.h: folio_raw_mapping(). */
 static inline void *ma_folio_raw_mapping(const struct folio *folio)
 {
@@ -60,8 +74,40 @@ static inline bool ma_pvmw_crossed(const struct page_vma_mapped_walk *pvmw,
  */
 static inline void ma_add_mm_counter(struct mm_struct *mm, int member, long value)
 {
-	percpu_counter_add(&mm->rss_stat[member], value);
-	ma_sym.mm_trace_rss_stat(mm, member);
+	compat_add_mm_counter(mm, member, value, ma_sym.mm_trace_rss_stat);
+}
+
+/*
+ * Is @folio, whose page @idx is mapped at @addr by *@pte, mapped in full by
+ * this one page table: every page present at its place, within the VMA?
+ * With @skip_idx the entry of page @idx is not looked at (its caller has
+ * just cleared it). Called under the page-table lock. The entries after
+ * @idx are looked at first: while a folio is faulted in page by page in
+ * ascending order they are the empty ones.
+ */
+static inline bool ma_folio_pte_full(struct vm_area_struct *vma,
+				     struct folio *folio, pte_t *pte,
+				     unsigned long addr, long idx, bool skip_idx)
+{
+	long i, nr = folio_nr_pages(folio);
+	unsigned long start = addr - idx * PAGE_SIZE, pfn = folio_pfn(folio);
+	pte_t entry;
+
+	if (start < vma->vm_start || start + nr * PAGE_SIZE > vma->vm_end ||
+	    (start & PMD_MASK) != ((start + nr * PAGE_SIZE - 1) & PMD_MASK))
+		return false;
+	pte -= idx;
+	for (i = idx + 1; i < nr; i++) {
+		entry = ptep_get(pte + i);
+		if (!pte_present(entry) || pte_pfn(entry) != pfn + i)
+			return false;
+	}
+	for (i = skip_idx ? idx - 1 : idx; i >= 0; i--) {
+		entry = ptep_get(pte + i);
+		if (!pte_present(entry) || pte_pfn(entry) != pfn + i)
+			return false;
+	}
+	return true;
 }
 
 #endif /* _MLOCK_AUDIT_MM_INTERNAL_H */

@@ -30,38 +30,56 @@ pte_t *(*compat_pte_offset_map_lock)(struct mm_struct *mm, pmd_t *pmd,
 
 unsigned long *ma_huge_zero_pfn;
 struct ma_kernel_syms ma_sym;
-const char *ma_sym_missing;
 
 enum { MA_SYM_DATA, MA_SYM_CALL };	/* what the address is used for */
-enum { MA_SYM_CORE, MA_SYM_FIX };	/* who cannot do without it */
 
 struct ma_symbol {
 	const char *name;
 	void **addr;
-	u8 use, need;
+	u8 use;
+	const char *fix;	/* the live fix that needs it, NULL: the core */
+	bool missing;
 };
 
-#define MA_FIX_CALL(sym) { #sym, (void **)&ma_sym.sym, MA_SYM_CALL, MA_SYM_FIX }
+#define MA_FIX_CALL(fix, sym) { #sym, (void **)&ma_sym.sym, MA_SYM_CALL, fix }
 
-static const struct ma_symbol ma_symbols[] = {
-	{ "huge_zero_pfn", (void **)&ma_huge_zero_pfn, MA_SYM_DATA, MA_SYM_CORE },
+static struct ma_symbol ma_symbols[] = {
+	{ "huge_zero_pfn", (void **)&ma_huge_zero_pfn, MA_SYM_DATA },
 #ifdef COMPAT_PTE_OFFSET_MAP_LOCK_SYM
 	{ COMPAT_PTE_OFFSET_MAP_LOCK_NAME, (void **)&compat_pte_offset_map_lock,
-	  MA_SYM_CALL, MA_SYM_CORE },
+	  MA_SYM_CALL },
 #endif
-	MA_FIX_CALL(mlock_folio),
-	MA_FIX_CALL(page_vma_mapped_walk),
-	MA_FIX_CALL(rmap_walk),
-	MA_FIX_CALL(rmap_walk_locked),
-	MA_FIX_CALL(folio_lock_anon_vma_read),
-	MA_FIX_CALL(folio_referenced_one),
-	MA_FIX_CALL(invalid_folio_referenced_vma),
-	MA_FIX_CALL(try_to_unmap_one),
-	MA_FIX_CALL(do_set_pmd),
-	MA_FIX_CALL(pmd_install),
-	MA_FIX_CALL(__pte_alloc),
-	MA_FIX_CALL(set_pte_range),
-	MA_FIX_CALL(mm_trace_rss_stat),
+#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+	MA_FIX_CALL("mlock", mlock_folio),
+	MA_FIX_CALL("mlock", page_vma_mapped_walk),
+	MA_FIX_CALL("mlock", rmap_walk),
+	MA_FIX_CALL("mlock", rmap_walk_locked),
+	MA_FIX_CALL("mlock", folio_lock_anon_vma_read),
+	MA_FIX_CALL("mlock", folio_referenced_one),
+	MA_FIX_CALL("mlock", invalid_folio_referenced_vma),
+	MA_FIX_CALL("mlock", try_to_unmap_one),
+#endif
+#ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
+	MA_FIX_CALL("mlock", munlock_page),
+	MA_FIX_CALL("mlock", lock_page_memcg),
+	MA_FIX_CALL("mlock", unlock_page_memcg),
+	MA_FIX_CALL("mlock", deferred_split_huge_page),
+	MA_FIX_CALL("mlock", page_add_file_rmap),
+	MA_FIX_CALL("mlock", page_add_new_anon_rmap),
+	MA_FIX_CALL("mlock", lru_cache_add_inactive_or_unevictable),
+	MA_FIX_CALL("mlock", split_huge_pmd_address),
+	MA_FIX_CALL("mlock", vm_normal_page),
+	MA_FIX_CALL("mlock", __pmd_trans_huge_lock),
+	MA_FIX_CALL("mlock", folio_mapcount),
+	MA_FIX_CALL("mlock", mm_trace_rss_stat),
+#endif
+#ifdef COMPAT_FAULT_FIX_SET_PTE_RANGE
+	MA_FIX_CALL("fault", do_set_pmd),
+	MA_FIX_CALL("fault", pmd_install),
+	MA_FIX_CALL("fault", __pte_alloc),
+	MA_FIX_CALL("fault", set_pte_range),
+	MA_FIX_CALL("fault", mm_trace_rss_stat),
+#endif
 	{ }
 };
 
@@ -90,14 +108,14 @@ static bool ma_callable(const void *addr)
  *
  * Return: 0, or -ENOENT (with the symbol named in the log) when a core
  * one is missing, or the error of the kprobe used to find
- * kallsyms_lookup_name. A missing fix symbol is only named in
- * ma_sym_missing.
+ * kallsyms_lookup_name. A missing fix symbol is only recorded for
+ * ma_sym_missing().
  */
 int ma_symbols_init(void)
 {
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
 	unsigned long (*lookup)(const char *name);
-	const struct ma_symbol *s;
+	struct ma_symbol *s;
 	int ret;
 
 	ret = register_kprobe(&kp);
@@ -120,14 +138,27 @@ int ma_symbols_init(void)
 			addr = NULL;
 		}
 		*s->addr = addr;
-		if (addr)
+		s->missing = !addr;
+		if (addr || s->fix)
 			continue;
-		if (s->need == MA_SYM_CORE) {
-			pr_err("kernel symbol %s not found\n", s->name);
-			return -ENOENT;
-		}
-		if (!ma_sym_missing)
-			ma_sym_missing = s->name;
+		pr_err("kernel symbol %s not found\n", s->name);
+		return -ENOENT;
 	}
 	return 0;
+}
+
+/**
+ * ma_sym_missing() - the first kernel function @fix needs that is missing.
+ * @fix: the name of a live fix
+ *
+ * Return: its name, or NULL when the fix has all it needs.
+ */
+const char *ma_sym_missing(const char *fix)
+{
+	const struct ma_symbol *s;
+
+	for (s = ma_symbols; s->name; s++)
+		if (s->missing && s->fix && !strcmp(s->fix, fix))
+			return s->name;
+	return NULL;
 }

@@ -13,7 +13,9 @@ extern unsigned long *ma_huge_zero_pfn;	/* mm/huge_memory.c */
 /*
  * Unexported kernel functions that the live fixes call or hand to the
  * kernel. They are resolved at load; a fix whose functions are missing
- * reports itself unsupported and names the first one in ma_sym_missing.
+ * reports itself unsupported and names the first one (ma_sym_missing()).
+ * Their types are those of the newest kernel; compat.h adapts the few
+ * calls whose form changed.
  */
 struct ma_kernel_syms {
 	void (*mlock_folio)(struct folio *folio);		/* mm/mlock.c */
@@ -35,10 +37,28 @@ struct ma_kernel_syms {
 	int (*__pte_alloc)(struct mm_struct *mm, pmd_t *pmd);
 	void (*set_pte_range)(struct vm_fault *vmf, struct folio *folio,
 			      struct page *page, unsigned int nr, unsigned long addr);
-	void (*mm_trace_rss_stat)(struct mm_struct *mm, int member);
+	void *mm_trace_rss_stat;			/* see ma_add_mm_counter() */
+	/* 6.1 only (page-based rmap) */
+	void (*munlock_page)(struct page *page);
+	void (*lock_page_memcg)(struct page *page);
+	void (*unlock_page_memcg)(struct page *page);
+	void (*deferred_split_huge_page)(struct page *page);
+	void (*page_add_file_rmap)(struct page *page, struct vm_area_struct *vma,
+				   bool compound);
+	void (*page_add_new_anon_rmap)(struct page *page, struct vm_area_struct *vma,
+				       unsigned long address);
+	void (*lru_cache_add_inactive_or_unevictable)(struct page *page,
+						      struct vm_area_struct *vma);
+	spinlock_t *(*__pmd_trans_huge_lock)(pmd_t *pmd, struct vm_area_struct *vma);
+	int (*folio_mapcount)(struct folio *folio);
+	struct page *(*vm_normal_page)(struct vm_area_struct *vma,
+				       unsigned long addr, pte_t pte);
+	void (*split_huge_pmd_address)(struct vm_area_struct *vma,
+				       unsigned long address, bool freeze,
+				       struct folio *folio);
 };
 
 extern struct ma_kernel_syms ma_sym;
-extern const char *ma_sym_missing;
+const char *ma_sym_missing(const char *fix);
 
 #endif /* _MLOCK_AUDIT_SYMBOLS_H */

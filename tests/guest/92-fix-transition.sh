@@ -61,7 +61,8 @@ sleep 2
 i=1
 while [ $i -le $((CYCLES < 2 ? CYCLES : 2)) ]; do cycle "under churn $i" 90000; i=$((i + 1)); done
 kill -0 $churn 2>/dev/null || fail "ma-churn stopped early: $(tail -n 3 /tmp/churn.out)"
-kill $churn
+killall ma-churn
 wait $churn
+sleep 1
 umount /mnt/huge
 exit 0

@@ -12,8 +12,23 @@ info() { echo "  $*"; }
 LP=/sys/kernel/livepatch/mlock_audit
 
 loaded() { [ -d /sys/module/mlock_audit ]; }
-# load [PARAM=VALUE...]: modprobe with those module parameters
-load() { loaded || modprobe mlock_audit "$@" || fail "modprobe mlock_audit $* failed"; }
+# load [PARAM=VALUE...]: modprobe with those module parameters; when that
+# enables the livepatch, wait until its transition is complete
+load() {
+	loaded || modprobe mlock_audit "$@" || fail "modprobe mlock_audit $* failed"
+	n=0
+	while [ "$(cat $LP/transition 2>/dev/null)" = 1 ]; do
+		if [ $n -ge 900 ]; then
+			grep -l '^0$' /proc/[0-9]*/patch_state 2>/dev/null | while read -r f; do
+				p=${f%/patch_state}
+				echo "  not switched: ${p#/proc/} $(cat $p/comm)"
+			done
+			fail "livepatch transition not complete 90 s after modprobe"
+		fi
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
 # The livepatch holds the module until it is disabled; disabling takes a
 # transition (a second or so), after which its sysfs directory goes away.
 lp_disable() {

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live fix "mlock" on a kernel whose rmap maps page by page (6.1),
+ * mlock()/munlock() side: the page-table walk of mlock_fixup() skips every
+ * PTE-mapped large folio on 6.1. With the fix it mlocks a large folio that
+ * is fully mapped, present, in the page table being walked of a VM_LOCKED
+ * VMA, and when VM_LOCKED is being cleared munlocks each mlocked large
+ * folio it meets, once per folio, as mlock_pte_range()
+ * does since v6.6 (7.3 mm/mlock.c: folio_mlock_step(),
+ * allow_mlock_munlock()).
+ *
+ * mlock_pte_range() is static and reached through mlock_walk_ops, so it is
+ * replaced by name; ma_mlock_pte_range() matches it in Debian 6.1.192
+ * mm/mlock.c plus that handling.
+ */
+#include <linux/huge_mm.h>
+#include <linux/mm.h>
+#include <linux/pagewalk.h>
+
+#include "fixes.h"
+#include "mm_internal.h"
+
+/* The first page of a PTE-mapped large folio met in this walk. */
+static void ma_mlock_large(struct vm_area_struct *vma, struct folio *folio,
+			   struct page *page, pte_t *pte, unsigned long addr)
+{
+	if (!(vma->vm_flags & VM_LOCKED)) {
+		if (folio_test_mlocked(folio))
+			ma_sym.munlock_page(&folio->page);
+		return;
+	}
+	/*
+	 * No VM_SPECIAL test, as in mlock_pte_range(): mlock_fixup() sets
+	 * VM_IO on the VMA during this walk to fend off other mlockers.
+	 */
+	if (ma_mlock_large_allowed() &&
+	    ma_folio_pte_full(vma, folio, pte, addr,
+			      folio_page_idx(folio, page), false)) {
+		ma_sym.mlock_folio(folio);
+		ma_fix_event(MA_EV_RMAP_MLOCK, folio);
+	}
+}
+
+/* include/linux/huge_mm.h: pmd_trans_huge_lock(), is_huge_zero_pmd() */
+static spinlock_t *ma_pmd_trans_huge_lock(pmd_t *pmd, struct vm_area_struct *vma)
+{
+	if (is_swap_pmd(*pmd) || pmd_trans_huge(*pmd) || pmd_devmap(*pmd))
+		return ma_sym.__pmd_trans_huge_lock(pmd, vma);
+	return NULL;
+}
+
+static bool ma_is_huge_zero_pmd(pmd_t pmd)
+{
+	return pmd_present(pmd) && READ_ONCE(*ma_huge_zero_pfn) == pmd_pfn(pmd);
+}
+
+int ma_mlock_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
+		       struct mm_walk *walk)
+{
+	struct vm_area_struct *vma = walk->vma;
+	spinlock_t *ptl;
+	pte_t *start_pte, *pte;
+	struct folio *last = NULL;
+	struct page *page;
+
+	ptl = ma_pmd_trans_huge_lock(pmd, vma);
+	if (ptl) {
+		if (!pmd_present(*pmd))
+			goto out;
+		if (ma_is_huge_zero_pmd(*pmd))
+			goto out;
+		page = pmd_page(*pmd);
+		if (vma->vm_flags & VM_LOCKED)
+			ma_sym.mlock_folio(page_folio(page));
+		else
+			ma_sym.munlock_page(page);
+		goto out;
+	}
+
+	start_pte = pte_offset_map_lock(vma->vm_mm, pmd, addr, &ptl);
+	for (pte = start_pte; addr != end; pte++, addr += PAGE_SIZE) {
+		if (!pte_present(*pte))
+			continue;
+		page = ma_sym.vm_normal_page(vma, addr, *pte);
+		if (!page || is_zone_device_page(page))
+			continue;
+		if (PageTransCompound(page)) {
+			/* once per folio: its first page met in this walk */
+			if (page_folio(page) != last)
+				ma_mlock_large(vma, page_folio(page), page, pte, addr);
+			last = page_folio(page);
+			continue;
+		}
+		if (vma->vm_flags & VM_LOCKED)
+			ma_sym.mlock_folio(page_folio(page));
+		else
+			ma_sym.munlock_page(page);
+	}
+	pte_unmap(start_pte);
+out:
+	spin_unlock(ptl);
+	cond_resched();
+	return 0;
+}
