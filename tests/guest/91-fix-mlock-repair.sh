@@ -1,0 +1,75 @@
+# The "mlock" fix repairs at load and leaves nothing mlocked behind:
+#  - a process that MAP_LOCKed 64 MiB of XFS large folios before modprobe
+#    has them in Mlocked within a few seconds of it (repair at load);
+#  - after the process exits, Mlocked and Unevictable are back to their
+#    base line, with the fix active, after it was disabled, and after
+#    rmmod while the locked process was still running.
+# The per-CPU LRU and mlock batches are drained first (drain() in lib.sh);
+# "back" means within 16 pages.
+. ./lib.sh
+[ -n "$SCRATCH" ] || skip "no scratch disk (run with scripts/vm-run --disk)"
+unload
+load
+state=$(fix_state mlock)
+unload
+case $state in
+active) ;;
+upstream) skip "the mlock fix is upstream in this kernel: nothing to repair" ;;
+*) skip "the mlock fix is $state here" ;;
+esac
+MB=64
+echo 0 >/proc/sys/vm/compact_unevictable_allowed
+mkfs.xfs -q -f "$SCRATCH" || fail "mkfs.xfs"
+mkdir -p /mnt/xfs
+mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
+dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null
+sync
+# re-read after a cache drop: readahead makes large folios (6.1 too)
+echo 3 >/proc/sys/vm/drop_caches
+drain
+M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
+dm() { echo $(($(meminfo_kb Mlocked) - M0)); }
+back() { # WHEN: Mlocked and Unevictable at the base line again
+	drain
+	m=$(dm) u=$(($(meminfo_kb Unevictable) - U0))
+	info "$1: Mlocked +$m kB, Unevictable +$u kB"
+	[ ${m#-} -le 64 ] && [ ${u#-} -le 64 ] || fail "$1: Mlocked +$m kB, Unevictable +$u kB, want 0"
+}
+F="--file /mnt/xfs/f --mb $MB --lock maplocked"
+
+# 1. repair at load, then disable, then exit
+hold $F
+before=$(dm)
+t0=$(date +%s)
+load
+n=0
+while [ "$(dm)" -lt $((MB * 1024)) ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+after=$(dm)
+info "repair: Mlocked +$before kB before modprobe, +$after kB $((n * 100)) ms after the transition; $(grep '^fix=mlock' $DBG/fixes | cut -d' ' -f3-6)"
+[ "$after" -ge $((MB * 1024)) ] || fail "repair: Mlocked +$after kB 5 s after modprobe, want +$((MB * 1024))"
+[ $(($(date +%s) - t0)) -le 10 ] || fail "repair took more than 10 s"
+lp_disable
+info "disabled: Mlocked +$(dm) kB while the process still holds its mapping"
+unhold
+back "disabled, process exited"
+unload
+
+# 2. rmmod while the locked process runs, then it exits
+hold $F
+load
+[ "$(dm)" -ge $((MB * 1024)) ] || fail "loaded: Mlocked +$(dm) kB, want +$((MB * 1024))"
+unload
+info "after rmmod, process still running: Mlocked +$(dm) kB"
+unhold
+back "rmmod, then process exited"
+
+# 3. the fix active while the process maps, locks and exits
+load
+hold $F
+[ "$(dm)" -ge $((MB * 1024)) ] || fail "fix active: Mlocked +$(dm) kB, want +$((MB * 1024))"
+hold --file /mnt/xfs/f --mb $MB --offset-kb 4 --lock maplocked
+unhold
+back "fix active, processes exited"
+unload
+umount /mnt/xfs
+exit 0
