@@ -108,70 +108,87 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 #endif
 
 /*
- * add_mm_counter() with its unexported rss_stat trace hook, called through
- * @hook: mm's RSS counters became percpu_counters and the hook lost its
- * count argument in v6.2 (f1a7941243c1 "mm: convert mm's rss stats into
- * percpu_counter").
+ * The adapters below call unexported kernel functions that symbols.c
+ * resolves into ma_sym.
  */
+#include "symbols.h"
+
+/*
+ * add_mm_counter() with its unexported rss_stat trace hook: mm's RSS
+ * counters became percpu_counters and the hook lost its count argument in
+ * v6.2 (f1a7941243c1 "mm: convert mm's rss stats into percpu_counter").
+ */
+static inline void compat_add_mm_counter(struct mm_struct *mm, int member,
+					 long value)
+{
 #ifdef COMPAT_CANNOT_PERCPU_RSS_STAT
-#define compat_add_mm_counter(mm, member, value, hook)				\
-	((void (*)(struct mm_struct *, int, long))(hook))((mm), (member),	\
-		atomic_long_add_return((value), &(mm)->rss_stat.count[member]))
+	long count = atomic_long_add_return(value, &mm->rss_stat.count[member]);
+
+	((void (*)(struct mm_struct *, int, long))ma_sym.mm_trace_rss_stat)(mm,
+		member, count);
 #else
-#define compat_add_mm_counter(mm, member, value, hook)				\
-	do {									\
-		percpu_counter_add(&(mm)->rss_stat[member], (value));		\
-		((void (*)(struct mm_struct *, int))(hook))((mm), (member));	\
-	} while (0)
+	percpu_counter_add(&mm->rss_stat[member], value);
+	((void (*)(struct mm_struct *, int))ma_sym.mm_trace_rss_stat)(mm, member);
 #endif
+}
 
 /*
  * The mlock fix's try_to_unmap_one() for VM_LOCKED VMAs: before v6.7
- * (e.g. 6.1) it split a PMD mapping before walking ("mm/rmap: integrate
- * PMD-mapped folio splitting into pagewalk loop" moved the split into the
- * walk, after the VM_LOCKED test).
+ * (e.g. 6.1) the kernel split a PMD mapping before walking ("mm/rmap:
+ * integrate PMD-mapped folio splitting into pagewalk loop" moved the split
+ * into the walk, after the VM_LOCKED test).
  */
+static inline void compat_unmap_locked_split(struct vm_area_struct *vma,
+					     unsigned long address,
+					     enum ttu_flags flags,
+					     struct folio *folio)
+{
 #ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
-#define compat_unmap_locked_split(vma, address, flags, folio)			\
-	do {									\
-		if ((flags) & TTU_SPLIT_HUGE_PMD)				\
-			ma_sym.split_huge_pmd_address((vma), (address), false,	\
-						      (folio));			\
-	} while (0)
-#else
-#define compat_unmap_locked_split(vma, address, flags, folio) do { } while (0)
+	if (flags & TTU_SPLIT_HUGE_PMD)
+		ma_sym.split_huge_pmd_address(vma, address, false, folio);
 #endif
+}
 
 /*
- * munlock a folio: munlock_page() before v6.3 ("mm/munlock: ... folio"),
- * used only by the 6.1 undo of the "mlock" fix (audit.c).
+ * munlock a folio: munlock_page() before v6.3 (its folio form came with
+ * "mm: mlock: update the interface to use folios"); used only by the 6.1
+ * undo of the "mlock" fix (audit.c), so a no-op elsewhere.
  */
+static inline void compat_munlock_folio(struct folio *folio)
+{
 #ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
-#define compat_munlock_folio(folio) ma_sym.munlock_page(&(folio)->page)
-#else
-#define compat_munlock_folio(folio) do { } while (0)
+	ma_sym.munlock_page(&folio->page);
 #endif
+}
 
 /*
  * folio_mapcount(): out of line and unexported before v6.3 ("mm: convert
  * total_compound_mapcount() to folio_total_mapcount()" made it inline).
  */
+static inline int compat_folio_mapcount(struct folio *folio)
+{
 #ifdef COMPAT_CANNOT_INLINE_FOLIO_MAPCOUNT
-#define compat_folio_mapcount(folio) ma_sym.folio_mapcount(folio)
+	return ma_sym.folio_mapcount(folio);
 #else
-#define compat_folio_mapcount(folio) folio_mapcount(folio)
+	return folio_mapcount(folio);
 #endif
+}
 
 /*
  * The VMA filter folio_referenced() gives its rmap walk: always since v6.3
  * (8788f6781486 "mm: support POSIX_FADV_NOREUSE"), only for memcg reclaim
  * before.
  */
+typedef bool (*compat_invalid_vma_t)(struct vm_area_struct *vma, void *arg);
+
+static inline compat_invalid_vma_t
+compat_referenced_invalid_vma(struct mem_cgroup *memcg)
+{
 #ifdef COMPAT_CANNOT_REFERENCED_ALWAYS_FILTERS
-#define compat_referenced_invalid_vma(memcg) \
-	((memcg) ? ma_sym.invalid_folio_referenced_vma : NULL)
-#else
-#define compat_referenced_invalid_vma(memcg) (ma_sym.invalid_folio_referenced_vma)
+	if (!memcg)
+		return NULL;
 #endif
+	return ma_sym.invalid_folio_referenced_vma;
+}
 
 #endif /* _MLOCK_AUDIT_COMPAT_H */

@@ -17,6 +17,7 @@ static struct klp_func ma_fault_funcs[] = {
 	{ .old_name = "filemap_map_pages", .new_func = ma_filemap_map_pages },
 	{ }
 };
+
 #define MA_FAULT_FUNCS ma_fault_funcs
 #else
 #define MA_FAULT_FUNCS NULL

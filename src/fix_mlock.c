@@ -47,6 +47,7 @@ static struct klp_func ma_mlock_funcs[] = {
 	{ .old_name = "try_to_unmap", .new_func = ma_try_to_unmap },
 	{ }
 };
+
 #define MA_MLOCK_FUNCS ma_mlock_funcs
 #elif defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
 static struct klp_func ma_mlock_funcs[] = {
@@ -57,6 +58,7 @@ static struct klp_func ma_mlock_funcs[] = {
 	{ .old_name = "try_to_unmap", .new_func = ma_try_to_unmap },
 	{ }
 };
+
 #define MA_MLOCK_FUNCS ma_mlock_funcs
 #else
 #define MA_MLOCK_FUNCS NULL
@@ -64,11 +66,15 @@ static struct klp_func ma_mlock_funcs[] = {
 
 bool ma_mlock_large_off;
 
-static enum { MA_REPAIR_NONE, MA_REPAIR_RUNNING, MA_REPAIR_DONE,
-	      MA_REPAIR_STOPPED } ma_repair_state;
+enum ma_repair_state {
+	MA_REPAIR_NONE, MA_REPAIR_RUNNING, MA_REPAIR_DONE, MA_REPAIR_STOPPED,
+};
+
+static enum ma_repair_state ma_repair_state;
 static const char *const ma_repair_names[] = {
 	"none", "running", "done", "stopped",
 };
+
 static unsigned long ma_repaired_pages, ma_undone_pages;
 static unsigned int ma_repair_ms;
 static bool ma_repair_stop;
@@ -86,6 +92,7 @@ static void ma_repair_fn(struct work_struct *work)
 	pr_info("mlock fix: repair mlocked %lu pages in %u ms%s\n", pages,
 		ma_repair_ms, ret ? " (stopped)" : "");
 }
+
 static DECLARE_WORK(ma_repair_work, ma_repair_fn);
 
 static void ma_mlock_activated(struct ma_fix *fix)

@@ -183,11 +183,12 @@ static int ma_fixes_parse(bool *want)
 		struct ma_fix *fix;
 
 		name = strim(name);
+		fix = ma_fix_find(name);
 		if (!strcmp(name, "all")) {
 			all = true;
 		} else if (!strcmp(name, "none")) {
 			none = true;
-		} else if ((fix = ma_fix_find(name))) {
+		} else if (fix) {
 			named = true;
 			for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 				if (ma_fixes[i] == fix)
@@ -251,9 +252,9 @@ int ma_fixes_init(void)
 			fix->state = MA_FIX_OFF;
 			fix->detail = "not selected by fixes=";
 		} else if (ma_sym_missing(fix->name)) {
-			fix->detail_alloc = kasprintf(GFP_KERNEL,
-				"kernel function %s is missing or not callable (IBT)",
-				ma_sym_missing(fix->name));
+			fix->detail_alloc = kasprintf(GFP_KERNEL, "kernel function %s %s",
+						      ma_sym_missing(fix->name),
+						      "is missing or not callable (IBT)");
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = fix->detail_alloc ?: "a kernel function is missing";
 		} else if (!ma_fix_queue(fix, &n)) {

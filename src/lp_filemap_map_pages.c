@@ -33,7 +33,8 @@
 
 /* next_uptodate_folio(): the next folio to map, locked and referenced */
 static struct folio *ma_next_uptodate_folio(struct xa_state *xas,
-		struct address_space *mapping, pgoff_t end_pgoff)
+					    struct address_space *mapping,
+					    pgoff_t end_pgoff)
 {
 	struct folio *folio = xas_next_entry(xas, end_pgoff);
 	unsigned long max_idx;
@@ -105,9 +106,13 @@ static bool ma_filemap_map_pmd(struct vm_fault *vmf, struct folio *folio,
 
 /* filemap_map_folio_range(): map pages of a large folio, from @start on */
 static vm_fault_t ma_filemap_map_folio_range(struct vm_fault *vmf,
-		struct folio *folio, unsigned long start, unsigned long addr,
-		unsigned int nr_pages, unsigned long *rss,
-		unsigned int *mmap_miss, pgoff_t file_end)
+					     struct folio *folio,
+					     unsigned long start,
+					     unsigned long addr,
+					     unsigned int nr_pages,
+					     unsigned long *rss,
+					     unsigned int *mmap_miss,
+					     pgoff_t file_end)
 {
 	vm_fault_t ret = 0;
 	struct page *page = folio_page(folio, start);
@@ -180,8 +185,10 @@ skip:
 
 /* filemap_map_order0_folio() */
 static vm_fault_t ma_filemap_map_order0_folio(struct vm_fault *vmf,
-		struct folio *folio, unsigned long addr, unsigned long *rss,
-		unsigned int *mmap_miss)
+					      struct folio *folio,
+					      unsigned long addr,
+					      unsigned long *rss,
+					      unsigned int *mmap_miss)
 {
 	vm_fault_t ret = 0;
 	struct page *page = &folio->page;

@@ -58,7 +58,7 @@ int ma_mlock_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 		       struct mm_walk *walk)
 {
 	struct vm_area_struct *vma = walk->vma;
-	spinlock_t *ptl;
+	spinlock_t *ptl;	/* the PMD or page-table lock */
 	pte_t *start_pte, *pte;
 	struct folio *last = NULL;
 	struct page *page;

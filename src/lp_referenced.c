@@ -36,7 +36,7 @@ static bool ma_referenced_one(struct folio *folio, struct vm_area_struct *vma,
 	if (!(vma->vm_flags & VM_LOCKED) || folio_test_hugetlb(folio))
 		return ma_sym.folio_referenced_one(folio, vma, address, arg);
 
-	pvmw = MA_FOLIO_VMA_WALK(folio, vma, address);
+	pvmw = ma_folio_vma_walk(folio, vma, address);
 
 	while (ma_sym.page_vma_mapped_walk(&pvmw)) {
 		if (!ptes)

@@ -110,8 +110,9 @@ static void ma_mlock_if_fully_mapped(struct folio *folio, int nr_pages,
 
 /* __folio_add_anon_rmap() */
 static __always_inline void ma_add_anon_rmap(struct folio *folio,
-		struct page *page, int nr_pages, struct vm_area_struct *vma,
-		rmap_t flags, bool pmd)
+					     struct page *page, int nr_pages,
+					     struct vm_area_struct *vma,
+					     rmap_t flags, bool pmd)
 {
 	int i, nr, nr_pmdmapped = 0;
 
@@ -145,8 +146,9 @@ void ma_folio_add_anon_rmap_pmd(struct folio *folio, struct page *page,
 
 /* __folio_add_file_rmap() */
 static __always_inline void ma_add_file_rmap(struct folio *folio,
-		struct page *page, int nr_pages, struct vm_area_struct *vma,
-		bool pmd)
+					     struct page *page, int nr_pages,
+					     struct vm_area_struct *vma,
+					     bool pmd)
 {
 	int nr, nr_pmdmapped = 0;
 

@@ -37,7 +37,7 @@ static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	    folio_test_hugetlb(folio))
 		return ma_sym.try_to_unmap_one(folio, vma, address, arg);
 
-	pvmw = MA_FOLIO_VMA_WALK(folio, vma, address);
+	pvmw = ma_folio_vma_walk(folio, vma, address);
 
 	if (flags & TTU_SYNC)
 		pvmw.flags = PVMW_SYNC;

@@ -26,14 +26,18 @@ struct folio_referenced_arg {
  * then folio->index (6.1's folio_pgoff() would call the unexported
  * hugetlb_basepage_index() for hugetlb folios).
  */
-#define MA_FOLIO_VMA_WALK(_folio, _vma, _address)			\
-	((struct page_vma_mapped_walk) {				\
-		.pfn = folio_pfn(_folio),				\
-		.nr_pages = folio_nr_pages(_folio),			\
-		.pgoff = (_folio)->index,				\
-		.vma = _vma,						\
-		.address = _address,					\
-	})
+static inline struct page_vma_mapped_walk
+ma_folio_vma_walk(struct folio *folio, struct vm_area_struct *vma,
+		  unsigned long address)
+{
+	return (struct page_vma_mapped_walk) {
+		.pfn = folio_pfn(folio),
+		.nr_pages = folio_nr_pages(folio),
+		.pgoff = folio->index,
+		.vma = vma,
+		.address = address,
+	};
+}
 
 /* mm/internal.h: folio_raw_mapping(). */
 static inline void *ma_folio_raw_mapping(const struct folio *folio)
@@ -74,7 +78,7 @@ static inline bool ma_pvmw_crossed(const struct page_vma_mapped_walk *pvmw,
  */
 static inline void ma_add_mm_counter(struct mm_struct *mm, int member, long value)
 {
-	compat_add_mm_counter(mm, member, value, ma_sym.mm_trace_rss_stat);
+	compat_add_mm_counter(mm, member, value);
 }
 
 /*

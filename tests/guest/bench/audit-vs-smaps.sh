@@ -4,7 +4,7 @@
 # of a huge-tmpfs file mapped 4 KiB off alignment (PTE-mapped). Prints
 # "BENCH ..." lines for tests/bench.
 . /tests/lib.sh
-load
+load fixes=none
 ROUNDS=${ROUNDS:-5}
 PARAM=/sys/module/mlock_audit/parameters/pid
 mkdir -p /mnt/bench

@@ -13,7 +13,7 @@ r=1
 while [ $r -le "$ROUNDS" ]; do
 	unload
 	off=$(run) || fail "workload failed"
-	load
+	load fixes=none
 	h0=$(($(hits rmap_add) + $(hits finish_fault)))
 	on=$(run) || fail "workload failed"
 	h1=$(($(hits rmap_add) + $(hits finish_fault)))
