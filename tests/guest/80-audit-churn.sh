@@ -1,11 +1,11 @@
-# Read "vmas" and "summary" for 60 s while 8 processes continuously mmap,
-# mlock, munlock, munmap and exit. Every read must succeed, and every row
+# Read "vmas" and "summary" for CHURN_SECONDS (30) seconds while 8
+# processes continuously mmap, mlock, munlock, munmap and exit. Every read must succeed, and every row
 # be well-formed and consistent in itself: a VMA's classes add up to its
 # resident pages, and the summary's undercount is locked minus mlocked and
 # the sum of its causes. The harness fails the run on any splat or hang.
 . ./lib.sh
 load fixes=none
-SECONDS_=${CHURN_SECONDS:-60}
+SECONDS_=${CHURN_SECONDS:-30}
 mkdir -p /mnt/churn
 mount -t tmpfs -o huge=always,size=256m tmpfs /mnt/churn || fail "tmpfs"
 ma-churn 8 "$SECONDS_" /mnt/churn >/tmp/churn.out 2>&1 &
