@@ -123,6 +123,16 @@ static void ma_pre_unpatch(struct klp_object *obj)
 static void ma_post_unpatch(struct klp_object *obj)
 {
 	static const char why[] = "livepatch disabled (reload the module to enable it)";
+	unsigned int i;
+
+	/*
+	 * A transition reversed while enabling (0 written to "enabled"
+	 * before it completed) skips the pre-unpatch callback: deactivate
+	 * now, late but before the module can go.
+	 */
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
+			ma_fixes[i]->deactivating(ma_fixes[i]);
 
 	ma_fixes_set(MA_FIX_ACTIVE, MA_FIX_OFF, why);
 	ma_fixes_set(MA_FIX_PENDING, MA_FIX_OFF, why);
@@ -214,11 +224,17 @@ static bool ma_fix_queue(struct ma_fix *fix, unsigned int *n)
 {
 	const struct klp_func *f;
 
+	unsigned int first = *n;
+
 	for (f = fix->funcs; f->old_name; f++) {
-		if (*n == MA_KLP_FUNCS_MAX)
+		if (*n == MA_KLP_FUNCS_MAX) {
+			memset(&ma_klp_funcs[first], 0, (*n - first) * sizeof(*f));
+			*n = first;
 			return false;
+		}
 		ma_klp_funcs[(*n)++] = *f;
 	}
+	fix->queued = true;
 	return true;
 }
 
@@ -276,6 +292,8 @@ int ma_fixes_init(void)
 	if (ret) {
 		pr_err("livepatch refused the fixes: %pe\n", ERR_PTR(ret));
 		ma_lp_state = MA_LP_NONE;
+		for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+			ma_fixes[i]->queued = false;
 		ma_fixes_set(MA_FIX_PENDING, MA_FIX_UNSUPPORTED,
 			     "klp_enable_patch() failed (see the kernel log)");
 	}
@@ -287,9 +305,9 @@ void ma_fixes_exit(void)
 {
 	unsigned int i;
 
-	/* each fix's background work is stopped (again, if it ran) */
+	/* each fix that was patched in is deactivated (again, if it was) */
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
-		if (ma_fixes[i]->deactivating)
+		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
 			ma_fixes[i]->deactivating(ma_fixes[i]);
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 		kfree(ma_fixes[i]->detail_alloc);

@@ -37,13 +37,18 @@ struct ma_fix {
 	const char *upstream, *unsupported;
 	/* after the livepatch transition completed (may sleep) */
 	void (*activated)(struct ma_fix *fix);
-	/* before the livepatch is disabled (may sleep) */
+	/*
+	 * Before the livepatch is disabled, or once it is gone when a
+	 * transition was reversed (may sleep; called again at unload, so it
+	 * must be idempotent).
+	 */
 	void (*deactivating)(struct ma_fix *fix);
 	void (*show)(struct seq_file *m, struct ma_fix *fix);
 
 	enum ma_fix_state state;
 	const char *detail;	/* the reason for the state */
 	char *detail_alloc;	/* a detail built at load, freed at unload */
+	bool queued;		/* its replacements were put in the livepatch */
 };
 
 extern struct ma_fix ma_fix_mlock;

@@ -6,9 +6,7 @@
 load fixes=none
 . ./oracle.sh
 MB=16
-mkfs.xfs -q -f "$SCRATCH" || fail "mkfs.xfs"
-mkdir -p /mnt/xfs
-mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
+xfs_mount
 dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null
 sync
 F="--file /mnt/xfs/f --mb $MB"

@@ -14,11 +14,10 @@
 [ -n "$SCRATCH" ] || skip "no scratch disk (run with scripts/vm-run --disk)"
 unload
 MB=16
-mkdir -p /mnt/huge /mnt/xfs
+mkdir -p /mnt/huge
 mount -t tmpfs -o huge=always,size=128m tmpfs /mnt/huge || fail "huge tmpfs"
 dd if=/dev/zero of=/mnt/huge/f bs=1M count=$MB 2>/dev/null
-mkfs.xfs -q -f "$SCRATCH" || fail "mkfs.xfs"
-mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
+xfs_mount
 dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null
 sync
 echo 0 >/proc/sys/vm/compact_unevictable_allowed

@@ -19,9 +19,7 @@ upstream) skip "the mlock fix is upstream in this kernel: nothing to repair" ;;
 esac
 MB=64
 echo 0 >/proc/sys/vm/compact_unevictable_allowed
-mkfs.xfs -q -f "$SCRATCH" || fail "mkfs.xfs"
-mkdir -p /mnt/xfs
-mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
+xfs_mount
 dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null
 sync
 # re-read after a cache drop: readahead makes large folios (6.1 too)

@@ -13,9 +13,7 @@ state=$(fix_state mlock)
 case $state in active|upstream) ;; *) unload; skip "the mlock fix is $state here" ;; esac
 MB=32
 echo 0 >/proc/sys/vm/compact_unevictable_allowed
-mkfs.xfs -q -f "$SCRATCH" || fail "mkfs.xfs"
-mkdir -p /mnt/xfs
-mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
+xfs_mount
 dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null
 dd if=/dev/zero of=/mnt/xfs/big bs=1M count=256 2>/dev/null
 sync

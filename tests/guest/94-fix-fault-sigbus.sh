@@ -9,9 +9,8 @@
 . ./lib.sh
 [ -n "$SCRATCH" ] || skip "no scratch disk (run with scripts/vm-run --disk)"
 unload
-mkfs.xfs -q -f -b size=4096 "$SCRATCH" || fail "mkfs.xfs"
-mkdir -p /mnt/xfs /mnt/always /mnt/within
-mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
+xfs_mount -b size=4096
+mkdir -p /mnt/always /mnt/within
 mount -t tmpfs -o huge=always,size=64m tmpfs /mnt/always || fail "tmpfs huge=always"
 mount -t tmpfs -o huge=within_size,size=64m tmpfs /mnt/within || fail "tmpfs huge=within_size"
 MAPLEN=$((4 << 20))

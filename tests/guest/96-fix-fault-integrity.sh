@@ -9,9 +9,7 @@ unload
 load
 state=$(fix_state fault)
 [ "$state" = active ] || { unload; skip "the fault fix is $state here"; }
-mkfs.xfs -q -f "$SCRATCH" || fail "mkfs.xfs"
-mkdir -p /mnt/xfs
-mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
+xfs_mount
 w0=$(sed -n 2p $DBG/fixes | sed -n 's/.* fault_whole_folios=\([0-9]*\) faultaround_whole_folios=\([0-9]*\).*/\1 \2/p')
 out=$(ma-fsx -n 2 -l $((16 << 20)) /mnt/xfs "${FSX_SECONDS:-60}")
 rc=$?

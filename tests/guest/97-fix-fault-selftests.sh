@@ -18,9 +18,8 @@ load
 state=$(fix_state fault)
 unload
 [ "$state" = active ] || skip "the fault fix is $state here"
-mkfs.xfs -q -f "$SCRATCH" || fail "mkfs.xfs"
-mkdir -p /mnt/xfs /mnt/advise
-mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
+xfs_mount
+mkdir -p /mnt/advise
 mount -t tmpfs -o huge=advise,size=256m tmpfs /mnt/advise || fail "tmpfs huge=advise"
 # results FILE: the result lines of a run, colours and numbers stripped
 ESC=$(printf '\033')

@@ -58,6 +58,14 @@ meminfo_kb() {
 	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
 }
 
+# xfs_mount [MKFS_OPTIONS...]: a fresh XFS on the scratch disk at /mnt/xfs
+xfs_mount() {
+	[ -n "$SCRATCH" ] || skip "no scratch disk (run with scripts/vm-run --disk)"
+	mkfs.xfs -q -f "$@" "$SCRATCH" || fail "mkfs.xfs"
+	mkdir -p /mnt/xfs
+	mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
+}
+
 # Drain the per-CPU LRU and mlock batches on every CPU: the compaction
 # sysctl runs lru_add_drain_all() first (tests set
 # compact_unevictable_allowed=0 so that mlocked pages are not migrated).
