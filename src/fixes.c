@@ -168,8 +168,11 @@ static struct ma_fix *ma_fix_find(const char *name)
 	return NULL;
 }
 
-/* Parse fixes= into want[]; the default is every fix. */
-static int ma_fixes_parse(bool *want)
+/*
+ * Parse fixes= into want[] (the default is every fix) and named[] (the
+ * fixes the value names).
+ */
+static int ma_fixes_parse(bool *want, bool *named_fix)
 {
 	bool all = false, none = false, named = false;
 	char *buf, *cur, *name;
@@ -200,9 +203,12 @@ static int ma_fixes_parse(bool *want)
 			none = true;
 		} else if (fix) {
 			named = true;
-			for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
-				if (ma_fixes[i] == fix)
-					want[i] = true;
+			for (i = 0; i < ARRAY_SIZE(ma_fixes); i++) {
+				if (ma_fixes[i] != fix)
+					continue;
+				want[i] = true;
+				named_fix[i] = true;
+			}
 		} else {
 			pr_err("fixes=: unknown fix '%s' (known: all, none, mlock, fault)\n",
 			       name);
@@ -248,11 +254,11 @@ static bool ma_fix_queue(struct ma_fix *fix, unsigned int *n)
  */
 int ma_fixes_init(void)
 {
-	bool want[ARRAY_SIZE(ma_fixes)] = { };
+	bool want[ARRAY_SIZE(ma_fixes)] = { }, named[ARRAY_SIZE(ma_fixes)] = { };
 	unsigned int i, n = 0;
 	int ret;
 
-	ret = ma_fixes_parse(want);
+	ret = ma_fixes_parse(want, named);
 	if (ret)
 		return ret;
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++) {
@@ -280,7 +286,8 @@ int ma_fixes_init(void)
 			fix->state = MA_FIX_PENDING;
 			fix->detail = "livepatch transition in progress";
 		}
-		if (want[i] && fix->state == MA_FIX_UNSUPPORTED)
+		/* asked for by name: say why it is not applied */
+		if (named[i] && fix->state == MA_FIX_UNSUPPORTED)
 			pr_warn("fix %s is unsupported here: %s\n", fix->name,
 				fix->detail);
 	}

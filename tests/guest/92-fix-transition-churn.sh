@@ -11,7 +11,7 @@
 # is in our code; 92-fix-transition covers the idle transition there.
 . ./lib.sh
 . ./transition.sh
-need_livepatch
+unload
 if grep -q ' sched_dynamic_klp_enable$' /proc/kallsyms; then
 	skip "under churn: this kernel repoints every cond_resched() call site on enable, 25-170 s under TCG with busy CPUs (see the test); see 92-fix-transition for the idle cycles"
 fi
@@ -19,7 +19,16 @@ mkdir -p /mnt/huge
 mount -t tmpfs -o huge=always,size=256m tmpfs /mnt/huge || fail "huge tmpfs"
 ma-churn 4 120 /mnt/huge >/tmp/churn.out 2>&1 &
 churn=$!
-sleep 2
+sleep 5
+load
+if [ ! -d $LP ]; then
+	s=$(grep '^fix=' $DBG/fixes | cut -d' ' -f1-2 | tr '\n' ' ')
+	unload
+	killall ma-churn
+	wait $churn
+	skip "no livepatch on this kernel ($s)"
+fi
+unload
 cycle "under churn" 5000
 kill -0 $churn 2>/dev/null || fail "ma-churn stopped early: $(tail -n 3 /tmp/churn.out)"
 killall ma-churn
