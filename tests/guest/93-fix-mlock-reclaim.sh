@@ -43,7 +43,7 @@ ev1=$(sed -n 2p $DBG/fixes | tr ' ' '\n' | awk -F= '/^(referenced|unmap)_mlocks=
 scan1=$(awk '$1 == "pgscan" { print $2 }' $CG/ma/memory.stat)
 info "before pressure: Mlocked $m1 kB, missed $missed1 kB (crossed $crossed1 kB)"
 i=0
-while [ $i -lt 4 ]; do cat /mnt/xfs/big >/dev/null; i=$((i + 1)); done
+while [ $i -lt 3 ]; do cat /mnt/xfs/big >/dev/null; i=$((i + 1)); done
 scan2=$(awk '$1 == "pgscan" { print $2 }' $CG/ma/memory.stat)
 [ $((scan2 - scan1)) -gt 10000 ] || fail "no memory pressure: only $((scan2 - scan1)) pages scanned"
 m2=$(meminfo_kb Mlocked)
