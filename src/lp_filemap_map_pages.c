@@ -5,15 +5,19 @@
  * folio, not only the part inside its window, if the folio lies within the
  * VMA and within one page table, and (the i_size clamp of "mm/memory: Do
  * not populate page table entries beyond i_size") has no page wholly
- * beyond i_size, or belongs to shmem.
+ * beyond i_size.
  *
  * Upstream (7.3 mm/filemap.c) tests "file_end >= folio_next_index(folio)"
  * with file_end the index of the last page holding data, which also
  * refuses a folio that ends exactly at i_size: the last folio of a file
  * is then mapped piecemeal by fault-around and never mlocked by the rmap.
- * Here the test is the one finish_fault() uses, "no page wholly beyond
- * i_size" (folio_next_index(folio) <= file_end + 1): still no PTE past
- * i_size, so the SIGBUS semantics hold (tests/guest/94-fix-fault-sigbus).
+ * Here the test is "no page wholly beyond i_size" (folio_next_index(folio)
+ * <= file_end + 1): still no PTE past i_size, so the SIGBUS semantics hold
+ * (tests/guest/94-fix-fault-sigbus). Upstream also widens a shmem folio
+ * that reaches past i_size; not here: on 6.12 truncation can leave such a
+ * folio on tmpfs (huge=within_size too), and widening it would map pages
+ * past EOF that the stock kernel leaves to SIGBUS. Mapping a PMD across
+ * i_size on shmem (huge=always) stays as the stock kernel has it.
  *
  * The work is done by filemap_map_folio_range(), which 6.12 inlines into
  * filemap_map_pages(); the exported filemap_map_pages() is replaced.
@@ -125,8 +129,7 @@ static vm_fault_t ma_filemap_map_folio_range(struct vm_fault *vmf,
 	 * shmem), within the VMA and within this page table.
 	 */
 	addr0 = addr - start * PAGE_SIZE;
-	if ((folio_next_index(folio) <= file_end + 1 ||
-	     shmem_mapping(folio->mapping)) &&
+	if (folio_next_index(folio) <= file_end + 1 &&
 	    addr0 >= vmf->vma->vm_start &&
 	    addr0 + folio_size(folio) <= vmf->vma->vm_end &&
 	    (addr0 & PMD_MASK) == ((addr0 + folio_size(folio) - 1) & PMD_MASK)) {

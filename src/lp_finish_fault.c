@@ -11,7 +11,11 @@
  * of "mm/memory: Do not populate page table entries beyond i_size" (the
  * SIGBUS fix for 19773df031bc): outside shmem, a folio that reaches past
  * the end of the file is mapped one page at a time and never by PMD, so no
- * page wholly beyond i_size gets a PTE.
+ * page wholly beyond i_size gets a PTE. Shmem keeps its exception for PMD
+ * mappings (huge=always), as in the stock kernel; a tmpfs file's folio
+ * that reaches past i_size (left by a truncation) is not mapped whole,
+ * unlike upstream, whose exception covers all shmem: that would map pages
+ * past EOF which stock 6.12 leaves to SIGBUS.
  */
 #include <linux/mm.h>
 #include <linux/oom.h>
@@ -53,7 +57,7 @@ vm_fault_t ma_finish_fault(struct vm_fault *vmf)
 		      !(vma->vm_flags & VM_SHARED);
 	int type, nr_pages;
 	unsigned long addr;
-	bool needs_fallback = false;
+	bool needs_fallback = false, past_eof = false;
 
 fallback:
 	addr = vmf->address;
@@ -80,6 +84,12 @@ fallback:
 		 */
 		needs_fallback = !shmem_mapping(mapping) &&
 			file_end < folio_next_index(folio);
+		/*
+		 * No whole tmpfs folio past i_size either (see above). For
+		 * anonymous shmem i_size is the mapping's size: a folio past
+		 * it is past the VMA too, mapped one page at a time anyway.
+		 */
+		past_eof = file_end < folio_next_index(folio);
 	}
 
 	if (pmd_none(*vmf->pmd)) {
@@ -103,7 +113,8 @@ fallback:
 	 * (and after the i_size clamp), not for every non-anonymous-shmem
 	 * file any more.
 	 */
-	if (unlikely(userfaultfd_armed(vma)) || unlikely(needs_fallback)) {
+	if (unlikely(userfaultfd_armed(vma)) || unlikely(needs_fallback) ||
+	    unlikely(past_eof)) {
 		nr_pages = 1;
 	} else if (nr_pages > 1) {
 		pgoff_t idx = folio_page_idx(folio, page);

@@ -61,6 +61,7 @@ meminfo_kb() {
 # xfs_mount [MKFS_OPTIONS...]: a fresh XFS on the scratch disk at /mnt/xfs
 xfs_mount() {
 	[ -n "$SCRATCH" ] || skip "no scratch disk (run with scripts/vm-run --disk)"
+	umount /mnt/xfs 2>/dev/null	# left mounted by a test that failed
 	mkfs.xfs -q -f "$@" "$SCRATCH" || fail "mkfs.xfs"
 	mkdir -p /mnt/xfs
 	mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
