@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's debugfs files: read whole, check "format N", parse strictly.
+ * A line the parser does not know, or a file that ends mid-line or lacks a
+ * line every format-1 file has, is an error (MA_EXIT_ERROR) rather than a
+ * wrong figure.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "exit-codes.h"
+#include "out.h"
+#include "parse.h"
+
+const char *const ma_event_names[MA_NR_EVENTS] = {
+	"culled", "scanned", "rescued", "mlocked", "munlocked", "cleared",
+	"stranded",
+};
+
+static char cur_path[PATH_MAX + 64];	/* the file being parsed, for messages */
+
+static int fail(char *msg, const char *fmt, const char *arg)
+{
+	char what[MA_MSG_LEN / 2];
+
+	snprintf(what, sizeof(what), fmt, arg);
+	ma_msgf(msg, MA_MSG_LEN, "%s: %s", cur_path, what);
+	return MA_EXIT_ERROR;
+}
+
+int ma_read(const struct ma_opts *o, const char *name, char **buf, char **text,
+	    char *msg)
+{
+	size_t len = 0, cap = 65536;
+	char *b, *nl;
+	ssize_t r;
+	long fmt;
+	int fd, err;
+
+	snprintf(cur_path, sizeof(cur_path), "%s/%s", o->dir, name);
+	fd = open(cur_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ma_env_open_error(o, cur_path, errno, msg, MA_MSG_LEN);
+	b = malloc(cap);
+	if (!b) {
+		close(fd);
+		return fail(msg, "%s", "out of memory");
+	}
+	for (;;) {
+		if (len + 1 >= cap) {
+			char *nb = realloc(b, cap * 2);
+
+			if (!nb) {
+				free(b);
+				close(fd);
+				return fail(msg, "%s", "out of memory");
+			}
+			b = nb;
+			cap *= 2;
+		}
+		r = read(fd, b + len, cap - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = errno;
+			free(b);
+			close(fd);
+			return ma_env_open_error(o, cur_path, err, msg, MA_MSG_LEN);
+		}
+		if (!r)
+			break;
+		len += r;
+	}
+	close(fd);
+	b[len] = 0;
+	*buf = b;
+	if (!len)
+		return fail(msg, "%s", "empty file (no 'format N' line)");
+	if (strlen(b) != len)
+		return fail(msg, "%s", "contains a NUL byte");
+	if (b[len - 1] != '\n')
+		return fail(msg, "%s", "truncated: the last line is incomplete");
+	nl = strchr(b, '\n');
+	*nl = 0;
+	if (strncmp(b, "format ", 7) || !isdigit((unsigned char)b[7]))
+		return fail(msg, "%s", "does not start with a 'format N' line");
+	errno = 0;
+	fmt = strtol(b + 7, NULL, 10);
+	if (fmt != MA_FORMAT_SUPPORTED) {
+		ma_msgf(msg, MA_MSG_LEN,
+			 "%s: format %s, but this mlock-audit reads format %d: use the mlock-audit built with the module",
+			 cur_path, b + 7, MA_FORMAT_SUPPORTED);
+		return MA_EXIT_FORMAT;
+	}
+	*text = nl + 1;
+	return MA_EXIT_OK;
+}
+
+/* Next line of *p (NUL-terminated in place), or NULL at the end. */
+static char *next_line(char **p)
+{
+	char *l = *p, *nl;
+
+	if (!*l)
+		return NULL;
+	nl = strchr(l, '\n');
+	*nl = 0;	/* ma_read() checked that the text ends with '\n' */
+	*p = nl + 1;
+	return l;
+}
+
+static bool to_ull(const char *s, int base, unsigned long long *v)
+{
+	char *end;
+
+	if (!isxdigit((unsigned char)*s) || (base == 10 && !isdigit((unsigned char)*s)))
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	return !errno && !*end;
+}
+
+bool ma_is_int(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!*s || strlen(s) > 18)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+const char *ma_kv_get(const struct ma_kv *kv, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return kv[i].val;
+	return NULL;
+}
+
+static bool copy(char *dst, size_t len, const char *src)
+{
+	if (strlen(src) >= len)
+		return false;
+	strcpy(dst, src);
+	return true;
+}
+
+int ma_parse_version(const struct ma_opts *o, struct ma_version *v, char *msg)
+{
+	char *buf = NULL, *p, *l, *val;
+	int ret, seen = 0;
+
+	memset(v, 0, sizeof(*v));
+	ret = ma_read(o, "version", &buf, &p, msg);
+	if (ret)
+		goto out;
+	while ((l = next_line(&p))) {
+		val = strchr(l, ' ');
+		if (!val) {
+			ret = fail(msg, "unparsed line '%.200s'", l);
+			goto out;
+		}
+		*val++ = 0;
+		if (!strcmp(l, "module"))
+			seen |= copy(v->module, sizeof(v->module), val) << 0;
+		else if (!strcmp(l, "kernel"))
+			seen |= copy(v->kernel, sizeof(v->kernel), val) << 1;
+		else if (!strcmp(l, "built_for"))
+			seen |= copy(v->built_for, sizeof(v->built_for), val) << 2;
+	}
+	if (seen != 7)
+		ret = fail(msg, "%s", "short file: want module, kernel and built_for lines");
+out:
+	free(buf);
+	return ret;
+}
+
+int ma_parse_probes(const struct ma_opts *o, struct ma_probes *pr, char *msg)
+{
+	char *buf = NULL, *p, *l, hook[32], sym[128], rest[512];
+	struct ma_probe *e;
+	int ret, n;
+
+	memset(pr, 0, sizeof(*pr));
+	ret = ma_read(o, "probes", &buf, &p, msg);
+	if (ret)
+		goto out;
+	while ((l = next_line(&p))) {
+		e = realloc(pr->v, (pr->n + 1) * sizeof(*e));
+		if (!e) {
+			ret = fail(msg, "%s", "out of memory");
+			goto out;
+		}
+		pr->v = e;
+		e += pr->n;
+		memset(e, 0, sizeof(*e));
+		n = 0;
+		if (sscanf(l, "%31s %127s hits=%llu missed=%llu%n", hook, sym,
+			   &e->hits, &e->missed, &n) == 4 && !l[n]) {
+			strcpy(e->hook, hook);
+			strcpy(e->symbol, sym);
+		} else if (sscanf(l, "%31s not found: %511[^\n]", hook, rest) == 2) {
+			strcpy(e->hook, hook);
+			strcpy(e->why, rest);
+		} else {
+			ret = fail(msg, "unparsed line '%.200s'", l);
+			goto out;
+		}
+		pr->n++;
+	}
+	if (!pr->n)
+		ret = fail(msg, "%s", "short file: no probe lines");
+out:
+	free(buf);
+	return ret;
+}
+
+/* Split "k=v k=v" fields into kv (values without blanks). */
+static bool split_kv(char *s, struct ma_kv *kv, size_t *n)
+{
+	char *tok, *save, *eq;
+
+	for (tok = strtok_r(s, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq || *n >= MA_FIX_FIELDS)
+			return false;
+		*eq = 0;
+		if (!copy(kv[*n].key, sizeof(kv[*n].key), tok) ||
+		    !copy(kv[*n].val, sizeof(kv[*n].val), eq + 1))
+			return false;
+		(*n)++;
+	}
+	return true;
+}
+
+int ma_parse_fixes(const struct ma_opts *o, struct ma_fixes *fx, char *msg)
+{
+	char *buf = NULL, *p, *l, *d;
+	struct ma_fix *f;
+	int ret;
+
+	memset(fx, 0, sizeof(*fx));
+	ret = ma_read(o, "fixes", &buf, &p, msg);
+	if (ret)
+		goto out;
+	l = next_line(&p);
+	if (!l || strncmp(l, "livepatch ", 10) || !split_kv(l + 10, fx->lp, &fx->nlp) ||
+	    !ma_kv_get(fx->lp, fx->nlp, "state")) {
+		ret = fail(msg, "%s", "short file: no 'livepatch state=...' line");
+		goto out;
+	}
+	while ((l = next_line(&p))) {
+		f = realloc(fx->v, (fx->n + 1) * sizeof(*f));
+		if (!f) {
+			ret = fail(msg, "%s", "out of memory");
+			goto out;
+		}
+		fx->v = f;
+		f += fx->n;
+		memset(f, 0, sizeof(*f));
+		d = strstr(l, " detail=");
+		if (strncmp(l, "fix=", 4) || !d) {
+			ret = fail(msg, "unparsed line '%.200s'", l);
+			goto out;
+		}
+		*d = 0;
+		if (!copy(f->detail, sizeof(f->detail), d + 8) ||
+		    !split_kv(l, f->f, &f->nf) || f->nf < 2 ||
+		    strcmp(f->f[1].key, "state")) {
+			ret = fail(msg, "unparsed fix line '%.200s'", l);
+			goto out;
+		}
+		strcpy(f->name, f->f[0].val);
+		strcpy(f->state, f->f[1].val);
+		f->nf -= 2;
+		memmove(f->f, f->f + 2, f->nf * sizeof(f->f[0]));
+		fx->n++;
+	}
+out:
+	free(buf);
+	return ret;
+}
+
+int ma_parse_summary(const struct ma_opts *o, struct ma_summary *s, char *msg)
+{
+	struct {
+		const char *key;
+		unsigned long long *v;
+	} keys[] = {
+		{ "mlocked_kb", &s->mlocked_kb },
+		{ "locked_kb", &s->locked_kb },
+		{ "locked_mlocked_kb", &s->locked_mlocked_kb },
+		{ "undercount_kb", &s->undercount_kb },
+		{ "undercount_missed_kb", &s->missed_kb },
+		{ "undercount_missed_crossed_kb", &s->missed_crossed_kb },
+		{ "undercount_partial_kb", &s->partial_kb },
+		{ "undercount_small_unmlocked_kb", &s->small_unmlocked_kb },
+		{ "unevictable_kb", &s->unevictable_kb },
+		{ "unevictable_pgs_culled", &s->events[0] },
+		{ "unevictable_pgs_scanned", &s->events[1] },
+		{ "unevictable_pgs_rescued", &s->events[2] },
+		{ "unevictable_pgs_mlocked", &s->events[3] },
+		{ "unevictable_pgs_munlocked", &s->events[4] },
+		{ "unevictable_pgs_cleared", &s->events[5] },
+		{ "unevictable_pgs_stranded", &s->events[6] },
+		{ "processes", &s->processes },
+		{ "locked_vmas", &s->locked_vmas },
+		{ "pfnmap_vmas", &s->pfnmap_vmas },
+		{ "hugetlb_vmas", &s->hugetlb_vmas },
+		{ "hugetlb_vma_kb", &s->hugetlb_vma_kb },
+		{ "changed_vmas", &s->changed_vmas },
+		{ "bitmap_kb", &s->bitmap_kb },
+	};
+	const size_t nkeys = sizeof(keys) / sizeof(keys[0]);
+	bool seen[sizeof(keys) / sizeof(keys[0])] = { false };
+	char *buf = NULL, *p, *l, *val;
+	size_t i;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = ma_read(o, "summary", &buf, &p, msg);
+	if (ret)
+		goto out;
+	while ((l = next_line(&p))) {
+		val = strchr(l, ' ');
+		if (!val) {
+			ret = fail(msg, "unparsed line '%.200s'", l);
+			goto out;
+		}
+		*val++ = 0;
+		for (i = 0; i < nkeys; i++)
+			if (!strcmp(l, keys[i].key))
+				break;
+		if (i == nkeys)
+			continue;	/* a newer module's extra key */
+		if (!to_ull(val, 10, keys[i].v)) {
+			ret = fail(msg, "bad value for %s", l);
+			goto out;
+		}
+		seen[i] = true;
+	}
+	for (i = 0; i < nkeys; i++) {
+		if (!seen[i]) {
+			ret = fail(msg, "short file: no '%s' line", keys[i].key);
+			goto out;
+		}
+	}
+out:
+	free(buf);
+	return ret;
+}
+
+/* Decode /proc/mounts-style \NNN escapes; returns a malloc'd copy. */
+static char *unescape(const char *s, size_t *len)
+{
+	char *d = malloc(strlen(s) + 1), *q = d;
+
+	if (!d)
+		return NULL;
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*q++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 4;
+		} else {
+			*q++ = *s++;
+		}
+	}
+	*q = 0;
+	*len = q - d;
+	return d;
+}
+
+static bool parse_orders(const char *s, unsigned long long *orders)
+{
+	unsigned long long ord, cnt;
+	char *end;
+
+	if (!strcmp(s, "-"))
+		return true;
+	for (;;) {
+		if (!isdigit((unsigned char)*s))
+			return false;
+		ord = strtoull(s, &end, 10);
+		if (*end != ':' || ord >= MA_ORDERS || !isdigit((unsigned char)end[1]))
+			return false;
+		cnt = strtoull(end + 1, &end, 10);
+		orders[ord] = cnt;
+		if (!*end)
+			return true;
+		if (*end != ',')
+			return false;
+		s = end + 1;
+	}
+}
+
+/* One row: the fields in the documented order, path= last. */
+static bool parse_vma(char *l, struct ma_vma *v)
+{
+	static const char *const keys[] = {
+		"pid", "comm", "start", "end", "flags", "backing", "resident",
+		"mlocked", "missed", "missed_crossed", "partial",
+		"small_unmlocked", "orders", "path",
+	};
+	unsigned long long pid, *pages[] = {
+		&v->resident, &v->mlocked, &v->missed, &v->missed_crossed,
+		&v->partial, &v->small_unmlocked,
+	};
+	char *val[14], *sp;
+	size_t i, n;
+
+	for (i = 0; i < 14; i++) {
+		n = strlen(keys[i]);
+		if (strncmp(l, keys[i], n) || l[n] != '=')
+			return false;
+		val[i] = l + n + 1;
+		if (i == 13)
+			break;	/* path runs to the end of the line */
+		sp = strchr(val[i], ' ');
+		if (!sp)
+			return false;
+		*sp = 0;
+		l = sp + 1;
+	}
+	if (!to_ull(val[0], 10, &pid) || pid > 0x7fffffff ||
+	    !copy(v->comm, sizeof(v->comm), val[1]) ||
+	    !to_ull(val[2], 16, &v->start) || !to_ull(val[3], 16, &v->end) ||
+	    v->end < v->start ||
+	    !copy(v->flags, sizeof(v->flags), val[4]) ||
+	    !copy(v->backing, sizeof(v->backing), val[5]) ||
+	    !parse_orders(val[12], v->orders) || !*val[13])
+		return false;
+	v->pid = (int)pid;
+	for (i = 0; i < 6; i++)
+		if (!to_ull(val[6 + i], 10, pages[i]))
+			return false;
+	if (strcmp(val[13], "-")) {
+		v->path = unescape(val[13], &v->pathlen);
+		if (!v->path)
+			return false;
+	}
+	return true;
+}
+
+int ma_parse_vmas(const struct ma_opts *o, struct ma_vmas *vm, char *msg)
+{
+	char *buf = NULL, *p, *l;
+	struct ma_vma *v;
+	int ret;
+
+	memset(vm, 0, sizeof(*vm));
+	ret = ma_read(o, "vmas", &buf, &p, msg);
+	if (ret)
+		goto out;
+	while ((l = next_line(&p))) {
+		v = realloc(vm->v, (vm->n + 1) * sizeof(*v));
+		if (!v) {
+			ret = fail(msg, "%s", "out of memory");
+			goto out;
+		}
+		vm->v = v;
+		v += vm->n;
+		memset(v, 0, sizeof(*v));
+		if (!parse_vma(l, v)) {
+			free(v->path);
+			ret = fail(msg, "unparsed row '%.200s'", l);
+			goto out;
+		}
+		vm->n++;
+	}
+out:
+	free(buf);
+	return ret;
+}
+
+void ma_probes_free(struct ma_probes *p)
+{
+	free(p->v);
+	p->v = NULL;
+	p->n = 0;
+}
+
+void ma_fixes_free(struct ma_fixes *fx)
+{
+	free(fx->v);
+	fx->v = NULL;
+	fx->n = 0;
+}
+
+void ma_vmas_free(struct ma_vmas *vm)
+{
+	size_t i;
+
+	for (i = 0; i < vm->n; i++)
+		free(vm->v[i].path);
+	free(vm->v);
+	vm->v = NULL;
+	vm->n = 0;
+}

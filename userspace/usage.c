@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The top-level --help: every command, option, format, root and exit code.
+ * Keep it in step with mlock-audit.8.
+ */
+#include "trace.h"
+#include "usage.h"
+#include "vmas.h"
+
+void ma_usage(FILE *f)
+{
+	fputs(
+"usage: mlock-audit [OPTIONS] [summary]\n"
+"       mlock-audit [OPTIONS] vmas [--pid PID] [--sort KEY]\n"
+"       mlock-audit [OPTIONS] watch [-i SEC] [-n COUNT]\n"
+"       mlock-audit [OPTIONS] version | probes\n"
+"       mlock-audit trace [TRACE-OPTIONS]\n"
+"\n"
+"Report what the mlock_audit kernel module finds: how much locked memory\n"
+"Mlocked in /proc/meminfo leaves out, and why, beside cross-checks from /proc.\n"
+"\n"
+"Commands:\n"
+"  summary   (the default) Mlocked against truly locked memory, the undercount\n"
+"            by cause (missed, of which crossed; partial; small_unmlocked),\n"
+"            Unevictable, vmstat unevictable_pgs_*, what was walked, hugetlb\n"
+"            and pfnmap notes, the live fixes and the livepatch; beside the\n"
+"            cross-checks /proc/meminfo Mlocked and Unevictable, /proc/vmstat\n"
+"            and the sum of Locked over /proc/*/smaps_rollup. Without the\n"
+"            module it shows the cross-checks and exits 3.\n"
+"  vmas      one row per locked VMA: PID COMM START-END SIZE FLAGS BACKING\n"
+"            RESIDENT MLOCKED MISSED CROSSED PARTIAL SMALL ORDERS PATH; sizes\n"
+"            in kB (1024 bytes). --pid PID shows one process (filtered here;\n"
+"            the module's pid parameter is not touched). --sort KEY: " MA_VMAS_SORT_KEYS ";\n"
+"            pid and start ascending, the others largest first.\n"
+"  watch     the summary every SEC seconds (-i, default 2, decimals allowed)\n"
+"            with the probe hits of each interval, until Ctrl-C (exit 0) or\n"
+"            COUNT refreshes (-n). Clears the screen only on a terminal.\n"
+"  version   module version, running kernel, kernel built for\n"
+"  probes    each observation hook: the kernel symbol it resolved to (or why\n"
+"            none was found), hits and missed hits\n"
+"  trace     live events from BPF, without the module (its own options follow\n"
+"            it: mlock-audit trace --help)\n"
+"\n", f);
+	trace_usage(f);
+	fputs(
+"\n"
+"Options (anywhere before the command's own options; not with trace):\n"
+"  --json            one JSON object (summary, vmas, version, probes)\n"
+"  --prometheus      Prometheus text format 0.0.4 (summary, vmas, probes)\n"
+"  --fail-over BYTES after printing, exit 5 if the undercount exceeds BYTES\n"
+"                    (summary, watch); BYTES: a number with an optional\n"
+"                    K, M, G, T or KiB, MiB, GiB, TiB suffix (powers of 1024)\n"
+"  --dir DIR         read the module's files from DIR instead of\n"
+"                    ROOT/sys/kernel/debug/mlock_audit; skips the module,\n"
+"                    debugfs and root checks (env MLOCK_AUDIT_DIR)\n"
+"  --proc DIR        read the cross-checks and the mount table from DIR\n"
+"                    instead of ROOT/proc (env MLOCK_AUDIT_PROC)\n"
+"  --root DIR        prefix of /sys and /proc (default /; env MLOCK_AUDIT_ROOT):\n"
+"                    module ROOT/sys/module/mlock_audit, lockdown\n"
+"                    ROOT/sys/kernel/security/lockdown, debugfs mount in\n"
+"                    PROC/self/mounts; for tests on fixture trees\n"
+"  -h, --help        this text\n"
+"\n"
+"Exit status:\n"
+"  0  ok (watch: also when stopped by Ctrl-C)\n"
+"  1  error: a file unreadable, truncated or unparsable, I/O error\n"
+"  2  usage: bad command line\n"
+"  3  the mlock_audit module is not loaded (the cross-checks are shown)\n"
+"  4  a module file has a format other than 1\n"
+"  5  --fail-over: the undercount is above the limit\n"
+"  6  needs root (debugfs is root-only; BPF for trace)\n"
+"  7  debugfs is not mounted at /sys/kernel/debug\n"
+"  8  kernel lockdown refuses the access\n"
+"  9  trace: BPF or BTF not available\n"
+"\n"
+"See mlock-audit(8) and README.md.\n", f);
+}

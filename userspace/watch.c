@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `mlock-audit watch [-i SEC] [-n COUNT]`: the summary table every SEC
+ * seconds, and the probe hits of each interval as a live event view. The
+ * screen is cleared (ANSI) only on a terminal. SIGINT ends it with 0.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exit-codes.h"
+#include "info.h"
+#include "report.h"
+#include "watch.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int usage_err(const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: watch: %s '%s' (usage: %s watch [-i SEC] [-n COUNT]; SEC > 0, decimals allowed; COUNT > 0)\n",
+		MA_NAME, what, arg, MA_NAME);
+	return MA_EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, double *secs, int *count)
+{
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		const char *arg = argv[a], *val;
+		bool is_i = !strcmp(arg, "-i") || !strcmp(arg, "--interval");
+		bool is_n = !strcmp(arg, "-n") || !strcmp(arg, "--count");
+
+		if (!is_i && !is_n)
+			return usage_err("unknown argument", arg);
+		if (a + 1 >= argc)
+			return usage_err("missing value after", arg);
+		val = argv[++a];
+		if (is_i && !ma_parse_seconds(val, secs))
+			return usage_err("bad interval", val);
+		if (is_n && !ma_parse_posint(val, count))
+			return usage_err("bad count", val);
+	}
+	return MA_EXIT_OK;
+}
+
+/* Sleep secs, or less if a signal stops the watch. */
+static void nap(double secs)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	while (!stop && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int ma_cmd_watch(const struct ma_opts *o, int argc, char **argv)
+{
+	struct ma_probes probes[2] = { { NULL, 0 }, { NULL, 0 } };
+	bool tty = isatty(STDOUT_FILENO), have_prev = false;
+	double secs = 2, t_prev = 0, t;
+	int count = 0, done, ret = MA_EXIT_OK, cur = 0;
+	char msg[MA_MSG_LEN];
+	struct sigaction sa;
+	struct ma_report r;
+
+	ret = parse_args(argc, argv, &secs, &count);
+	if (ret)
+		return ret;
+	if (o->fmt != MA_FMT_TABLE) {
+		fprintf(stderr, "%s: watch shows a table; for JSON or Prometheus run summary repeatedly\n",
+			MA_NAME);
+		return MA_EXIT_USAGE;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: nanosleep returns */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	for (done = 0; !stop && (!count || done < count); done++) {
+		if (done)
+			nap(secs);
+		if (stop)
+			break;
+		ret = ma_report_load(o, &r);
+		t = now();
+		if (!ma_report_printable(&r)) {
+			fprintf(stderr, "%s: %s\n", MA_NAME, r.msg);
+			ma_report_free(&r);
+			break;
+		}
+		if (tty)
+			fputs("\033[H\033[2J", stdout);
+		if (count)
+			printf("mlock-audit watch: every %gs, refresh %d of %d (Ctrl-C stops)\n\n",
+			       secs, done + 1, count);
+		else
+			printf("mlock-audit watch: every %gs, refresh %d (Ctrl-C stops)\n\n",
+			       secs, done + 1);
+		ma_report_print(o, &r, stdout);
+		if (!ret) {
+			ret = ma_parse_probes(o, &probes[cur], msg);
+			if (ret) {
+				fprintf(stderr, "%s: %s\n", MA_NAME, msg);
+				ma_report_free(&r);
+				break;
+			}
+			printf("\nProbe hits%s\n", have_prev ? " in the last interval" : "");
+			ma_probes_table(&probes[cur], have_prev ? &probes[!cur] : NULL,
+					t - t_prev, stdout);
+			ma_probes_free(&probes[!cur]);
+			have_prev = true;
+			cur = !cur;
+			if (ma_fail_over_exceeded(o, &r))
+				ret = MA_EXIT_FAIL_OVER;
+		} else {
+			ma_probes_free(&probes[!cur]);
+			have_prev = false;
+			/* the module may come: not loaded keeps watching */
+			if (ret != MA_EXIT_NOT_LOADED) {
+				ma_report_free(&r);
+				break;
+			}
+		}
+		t_prev = t;
+		ma_report_free(&r);
+		fflush(stdout);
+	}
+	ma_probes_free(&probes[0]);
+	ma_probes_free(&probes[1]);
+	if (stop)
+		return MA_EXIT_OK;
+	return ret;
+}
