@@ -99,7 +99,8 @@ ma_lock() {
 # Host packages the scripts need; installed on first use.
 MA_HOST_PKGS="qemu-system-x86 qemu-utils debootstrap busybox-static cpio
 squashfs-tools kmod rsync xz-utils zstd util-linux gcc libc6-dev make
-xfsprogs"
+xfsprogs clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev
+python3"
 ma_host_setup() {
 	local missing="" p
 	for p in $MA_HOST_PKGS; do

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The records `mlock-audit trace` passes from its BPF programs
+ * (trace.bpf.c) to userspace (trace.c) through a BPF ring buffer.
+ */
+#ifndef MLOCK_AUDIT_TRACE_EVENT_H
+#define MLOCK_AUDIT_TRACE_EVENT_H
+
+/* What happened. */
+enum ma_ev_kind {
+	MA_EV_RMAP = 1,		/* a large folio was mapped into a VM_LOCKED VMA */
+	MA_EV_SCAN_PMD,		/* khugepaged scanned one PMD range of anon memory */
+	MA_EV_SCAN_FILE,	/* khugepaged scanned one PMD range of a file */
+	MA_EV_COLLAPSE,		/* khugepaged tried to collapse anon memory */
+	MA_EV_COLLAPSE_FILE,	/* khugepaged tried to collapse a file range */
+};
+
+/* Which rmap-add function reported a MA_EV_RMAP (index into trace.c's table). */
+enum ma_ev_hook {
+	MA_HOOK_RMAP_PTES,	/* folio_add_file_rmap_ptes(folio, page, nr, vma), 6.8+ */
+	MA_HOOK_RMAP_PMD,	/* folio_add_file_rmap_pmd(folio, page, vma), 6.8+ */
+	MA_HOOK_RMAP_RANGE,	/* folio_add_file_rmap_range(folio, page, nr, vma, pmd), 6.3-6.7 */
+	MA_HOOK_PAGE_RMAP,	/* page_add_file_rmap(page, vma, compound), up to 6.2 */
+	MA_HOOK_NR,
+};
+
+#define MA_EV_NAME_LEN 48
+
+struct ma_trace_event {
+	unsigned int kind;		/* enum ma_ev_kind */
+	unsigned int pid;		/* thread group of the process (mm owner for khugepaged) */
+	char comm[16];
+	unsigned int hook;		/* MA_EV_RMAP: enum ma_ev_hook */
+	unsigned int order;		/* MA_EV_RMAP: folio order */
+	unsigned int nr;		/* MA_EV_RMAP: pages mapped by this call */
+	unsigned int mlocked;		/* MA_EV_RMAP: folio is PG_mlocked after the call */
+	unsigned long long vm_start;	/* MA_EV_RMAP: the VMA */
+	unsigned long long vm_end;
+	unsigned long long pfn;		/* scan/collapse: first pfn (or -1) */
+	int status;			/* scan/collapse: enum scan_result value */
+	int referenced;			/* MA_EV_SCAN_PMD */
+	int none_or_zero;		/* MA_EV_SCAN_PMD */
+	int unmapped;			/* MA_EV_SCAN_PMD */
+	int present;			/* MA_EV_SCAN_FILE; MA_EV_COLLAPSE: isolated */
+	int swap;			/* MA_EV_SCAN_FILE */
+	char name[MA_EV_NAME_LEN];	/* file name, when there is one */
+};
+
+/* Per-hook counters, summed over CPUs by userspace. */
+struct ma_trace_counts {
+	unsigned long long calls;		/* calls seen */
+	unsigned long long locked_large;	/* ... mapping a large folio in a VM_LOCKED VMA */
+	unsigned long long missed_pages;	/* ... pages of those left without PG_mlocked */
+};
+
+#endif

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF side of `mlock-audit trace` (CO-RE; the types come from vmlinux.h,
+ * which bpftool generates from kernel BTF, and libbpf relocates every field
+ * access to the running kernel's layout).
+ *
+ * Two kinds of event:
+ *  - rmap: a large folio was mapped by page-table entries into a VM_LOCKED
+ *    VMA. The folio's PG_mlocked is read after the rmap-add function
+ *    returned (fexit, or a kprobe/kretprobe pair as the fallback), so the
+ *    event says whether the kernel mlocked it. Stock 6.12 does not for
+ *    PTE-mapped large folios: that is what makes Mlocked undercount.
+ *  - khugepaged: the huge_memory tracepoints for each PMD range scanned and
+ *    each collapse attempt, with the scan_result code.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "trace-event.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define MA_VM_LOCKED 0x00002000UL	/* include/linux/mm.h, all versions */
+
+/* Set by userspace before load: also report folios that are mlocked. */
+const volatile int report_mlocked;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, MA_HOOK_NR);
+	__type(key, u32);
+	__type(value, struct ma_trace_counts);
+} counts SEC(".maps");
+
+/* (folio, VMA) pairs already reported: one event per folio per mapping. */
+struct seen_key {
+	u64 folio;
+	u64 vma;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct seen_key);
+	__type(value, u8);
+} seen SEC(".maps");
+
+/* kprobe fallback: the entry's arguments, until the kretprobe. */
+struct rmap_call {
+	u64 folio;
+	u64 vma;
+	u32 nr;
+	u32 hook;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, u64);
+	__type(value, struct rmap_call);
+} inflight SEC(".maps");
+
+/* 6.1 spells the folio order as a field of its own (mm_types.h). */
+struct folio___v61 {
+	unsigned char _folio_order;
+} __attribute__((preserve_access_index));
+
+/* flags is the first word of struct page and struct folio on every kernel. */
+static unsigned long folio_flags(const void *folio)
+{
+	unsigned long flags = 0;
+
+	bpf_probe_read_kernel(&flags, sizeof(flags), folio);
+	return flags;
+}
+
+static unsigned int folio_order(struct folio *folio, unsigned long flags)
+{
+	if (!(flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
+		return 0;
+	if (bpf_core_field_exists(struct folio___v61, _folio_order))
+		return BPF_CORE_READ((struct folio___v61 *)folio, _folio_order);
+	return BPF_CORE_READ(folio, _flags_1) & 0xff;
+}
+
+/*
+ * page_add_file_rmap() (up to 6.2) takes a page: its folio is the compound
+ * head. 7.3 renamed the field (compound_info), but has no such function.
+ */
+struct page___v61 {
+	unsigned long compound_head;
+} __attribute__((preserve_access_index));
+
+static struct folio *page_folio_of(struct page *page)
+{
+	unsigned long head = 0;
+
+	if (bpf_core_field_exists(struct page___v61, compound_head))
+		head = BPF_CORE_READ((struct page___v61 *)page, compound_head);
+
+	return (struct folio *)(head & 1 ? head - 1 : (unsigned long)page);
+}
+
+static void vma_file_name(struct vm_area_struct *vma, char *buf)
+{
+	struct file *file = BPF_CORE_READ(vma, vm_file);
+	const unsigned char *name;
+
+	if (!file)
+		return;
+	name = BPF_CORE_READ(file, f_path.dentry, d_name.name);
+	bpf_probe_read_kernel_str(buf, MA_EV_NAME_LEN, name);
+}
+
+static void on_rmap(u32 hook, struct folio *folio, struct vm_area_struct *vma,
+		    u32 nr)
+{
+	struct seen_key key = { (u64)folio, (u64)vma };
+	struct ma_trace_counts *c;
+	struct ma_trace_event *e;
+	unsigned long flags;
+	unsigned int order;
+	u8 one = 1;
+	int mlocked;
+
+	c = bpf_map_lookup_elem(&counts, &hook);
+	if (!c)
+		return;
+	c->calls++;
+	if (!(BPF_CORE_READ(vma, vm_flags) & MA_VM_LOCKED))
+		return;
+	flags = folio_flags(folio);
+	order = folio_order(folio, flags);
+	if (!order)
+		return;
+	c->locked_large++;
+	mlocked = !!(flags & (1UL << bpf_core_enum_value(enum pageflags, PG_mlocked)));
+	if (!mlocked)
+		c->missed_pages += nr;
+	if (mlocked && !report_mlocked)
+		return;
+	if (bpf_map_update_elem(&seen, &key, &one, BPF_NOEXIST))
+		return;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e)
+		return;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->kind = MA_EV_RMAP;
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	e->hook = hook;
+	e->order = order;
+	e->nr = nr;
+	e->mlocked = mlocked;
+	e->vm_start = BPF_CORE_READ(vma, vm_start);
+	e->vm_end = BPF_CORE_READ(vma, vm_end);
+	e->pfn = -1ULL;
+	vma_file_name(vma, e->name);
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* fexit: the arguments as the function got them, after it returned. */
+SEC("fexit/folio_add_file_rmap_ptes")
+int BPF_PROG(fx_rmap_ptes, struct folio *folio, struct page *page, int nr,
+	     struct vm_area_struct *vma)
+{
+	on_rmap(MA_HOOK_RMAP_PTES, folio, vma, nr);
+	return 0;
+}
+
+SEC("fexit/folio_add_file_rmap_pmd")
+int BPF_PROG(fx_rmap_pmd, struct folio *folio, struct page *page,
+	     struct vm_area_struct *vma)
+{
+	on_rmap(MA_HOOK_RMAP_PMD, folio, vma, 512);
+	return 0;
+}
+
+SEC("fexit/folio_add_file_rmap_range")
+int BPF_PROG(fx_rmap_range, struct folio *folio, struct page *page,
+	     unsigned int nr, struct vm_area_struct *vma)
+{
+	on_rmap(MA_HOOK_RMAP_RANGE, folio, vma, nr);
+	return 0;
+}
+
+SEC("fexit/page_add_file_rmap")
+int BPF_PROG(fx_page_rmap, struct page *page, struct vm_area_struct *vma,
+	     bool compound)
+{
+	struct folio *folio = page_folio_of(page);
+
+	on_rmap(MA_HOOK_PAGE_RMAP, folio, vma,
+		compound ? 1U << folio_order(folio, folio_flags(folio)) : 1);
+	return 0;
+}
+
+/*
+ * kprobe fallback, attached by trace.c with the enum ma_ev_hook as the
+ * attach cookie: one entry program per argument layout, one return program.
+ */
+static void stash(struct pt_regs *ctx, u64 folio, u64 vma, u32 nr)
+{
+	struct rmap_call call = { folio, vma, nr, bpf_get_attach_cookie(ctx) };
+	u64 id = bpf_get_current_pid_tgid();
+
+	bpf_map_update_elem(&inflight, &id, &call, BPF_ANY);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kp_folio_nr_vma, struct folio *folio, struct page *page,
+	       unsigned int nr, struct vm_area_struct *vma)
+{
+	stash(ctx, (u64)folio, (u64)vma, nr);
+	return 0;
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kp_folio_vma, struct folio *folio, struct page *page,
+	       struct vm_area_struct *vma)
+{
+	stash(ctx, (u64)folio, (u64)vma, 512);
+	return 0;
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kp_page_vma, struct page *page, struct vm_area_struct *vma,
+	       bool compound)
+{
+	struct folio *folio = page_folio_of(page);
+
+	stash(ctx, (u64)folio, (u64)vma,
+	      compound ? 1U << folio_order(folio, folio_flags(folio)) : 1);
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(krp_rmap)
+{
+	u64 id = bpf_get_current_pid_tgid();
+	struct rmap_call *call = bpf_map_lookup_elem(&inflight, &id);
+
+	if (!call)
+		return 0;
+	on_rmap(call->hook, (struct folio *)call->folio,
+		(struct vm_area_struct *)call->vma, call->nr);
+	bpf_map_delete_elem(&inflight, &id);
+	return 0;
+}
+
+/* khugepaged: the process is the mm's owner, not the current task. */
+static struct ma_trace_event *mm_event(unsigned int kind, struct mm_struct *mm)
+{
+	struct ma_trace_event *e;
+	struct task_struct *owner;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e)
+		return NULL;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->pfn = -1ULL;
+	if (bpf_core_field_exists(mm->owner)) {
+		owner = BPF_CORE_READ(mm, owner);
+		if (owner) {
+			e->pid = BPF_CORE_READ(owner, tgid);
+			BPF_CORE_READ_STR_INTO(&e->comm, owner, comm);
+		}
+	}
+	return e;
+}
+
+/* 7.3 dropped the writable field; nothing here reads it. */
+SEC("tracepoint/huge_memory/mm_khugepaged_scan_pmd")
+int tp_scan_pmd(struct trace_event_raw_mm_khugepaged_scan_pmd *ctx)
+{
+	struct ma_trace_event *e = mm_event(MA_EV_SCAN_PMD, ctx->mm);
+
+	if (!e)
+		return 0;
+	e->pfn = ctx->pfn;
+	e->status = ctx->status;
+	e->referenced = ctx->referenced;
+	e->none_or_zero = ctx->none_or_zero;
+	e->unmapped = ctx->unmapped;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("tracepoint/huge_memory/mm_khugepaged_scan_file")
+int tp_scan_file(struct trace_event_raw_mm_khugepaged_scan_file *ctx)
+{
+	struct ma_trace_event *e = mm_event(MA_EV_SCAN_FILE, ctx->mm);
+	u32 loc;
+
+	if (!e)
+		return 0;
+	e->pfn = ctx->pfn;
+	e->status = ctx->result;
+	e->present = ctx->present;
+	e->swap = ctx->swap;
+	loc = ctx->__data_loc_filename;
+	bpf_probe_read_kernel_str(e->name, sizeof(e->name),
+				  (void *)ctx + (loc & 0xffff));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("tracepoint/huge_memory/mm_collapse_huge_page")
+int tp_collapse(struct trace_event_raw_mm_collapse_huge_page *ctx)
+{
+	struct ma_trace_event *e = mm_event(MA_EV_COLLAPSE, ctx->mm);
+
+	if (!e)
+		return 0;
+	e->status = ctx->status;
+	e->present = ctx->isolated;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("tracepoint/huge_memory/mm_khugepaged_collapse_file")
+int tp_collapse_file(struct trace_event_raw_mm_khugepaged_collapse_file *ctx)
+{
+	struct ma_trace_event *e = mm_event(MA_EV_COLLAPSE_FILE, ctx->mm);
+	u32 loc;
+
+	if (!e)
+		return 0;
+	e->pfn = ctx->hpfn;
+	e->status = ctx->result;
+	e->present = ctx->nr;
+	loc = ctx->__data_loc_filename;
+	bpf_probe_read_kernel_str(e->name, sizeof(e->name),
+				  (void *)ctx + (loc & 0xffff));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}

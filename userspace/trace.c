@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlock-audit trace: stream what the kernel does with large folios in locked
+ * VMAs, and what khugepaged scans and collapses, through BPF. It needs no
+ * kernel module: the programs (trace.bpf.c) are CO-RE, relocated by libbpf
+ * against the running kernel's BTF.
+ *
+ * Hooks, newest kernel first, each by fexit where the function has BTF and
+ * else by a kprobe/kretprobe pair (or always with --kprobes):
+ *   rmap:       folio_add_file_rmap_ptes + _pmd (6.8+),
+ *               folio_add_file_rmap_range (6.3-6.7), page_add_file_rmap (6.1)
+ *   khugepaged: tracepoints huge_memory/mm_khugepaged_scan_pmd, _scan_file,
+ *               mm_collapse_huge_page, mm_khugepaged_collapse_file
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "exit-codes.h"
+#include "trace.h"
+#include "trace-event.h"
+#include "trace.skel.h"
+
+#define BTF_PATH "/sys/kernel/btf/vmlinux"
+
+struct rmap_hook {
+	const char *sym;
+	enum ma_ev_hook id;
+	/* one of the two is attached */
+	struct bpf_program *(*fexit)(struct trace_bpf *skel);
+	struct bpf_program *(*kprobe)(struct trace_bpf *skel);
+	const char *how;	/* "fexit", "kprobe" or NULL: not found */
+};
+
+#define PROG(name) \
+	static struct bpf_program *prog_##name(struct trace_bpf *s) { return s->progs.name; }
+PROG(fx_rmap_ptes)
+PROG(fx_rmap_pmd)
+PROG(fx_rmap_range)
+PROG(fx_page_rmap)
+PROG(kp_folio_nr_vma)
+PROG(kp_folio_vma)
+PROG(kp_page_vma)
+
+static struct rmap_hook rmap_hooks[MA_HOOK_NR] = {
+	{ "folio_add_file_rmap_ptes", MA_HOOK_RMAP_PTES, prog_fx_rmap_ptes, prog_kp_folio_nr_vma, NULL },
+	{ "folio_add_file_rmap_pmd", MA_HOOK_RMAP_PMD, prog_fx_rmap_pmd, prog_kp_folio_vma, NULL },
+	{ "folio_add_file_rmap_range", MA_HOOK_RMAP_RANGE, prog_fx_rmap_range, prog_kp_folio_nr_vma, NULL },
+	{ "page_add_file_rmap", MA_HOOK_PAGE_RMAP, prog_fx_page_rmap, prog_kp_page_vma, NULL },
+};
+
+struct tp_hook {
+	const char *name;	/* huge_memory/<name> */
+	struct bpf_program *(*prog)(struct trace_bpf *skel);
+	bool found;
+};
+
+PROG(tp_scan_pmd)
+PROG(tp_scan_file)
+PROG(tp_collapse)
+PROG(tp_collapse_file)
+
+static struct tp_hook tp_hooks[] = {
+	{ "mm_khugepaged_scan_pmd", prog_tp_scan_pmd, false },
+	{ "mm_khugepaged_scan_file", prog_tp_scan_file, false },
+	{ "mm_collapse_huge_page", prog_tp_collapse, false },
+	{ "mm_khugepaged_collapse_file", prog_tp_collapse_file, false },
+};
+
+#define N_TP (sizeof(tp_hooks) / sizeof(tp_hooks[0]))
+
+static struct {
+	double duration;	/* seconds, 0: until interrupted */
+	long pid;		/* 0: all */
+	bool all;		/* also mlocked folios */
+	bool kprobes;		/* never fexit */
+	bool verbose;
+} opt;
+
+static volatile sig_atomic_t stop;
+static struct timespec t_start;
+static const struct btf *vmlinux_btf;
+static unsigned long long n_events[MA_EV_COLLAPSE_FILE + 1];
+
+void trace_usage(FILE *f)
+{
+	fprintf(f,
+		"  trace [-d SEC] [-p PID] [-a] [--kprobes] [-v]\n"
+		"            stream events through BPF; works without the module.\n"
+		"            rmap: a large folio mapped into a locked VMA and left\n"
+		"            without PG_mlocked (with -a, mlocked ones too);\n"
+		"            khugepaged: each PMD range scanned and each collapse,\n"
+		"            with its result. -d stops after SEC seconds, -p shows\n"
+		"            one process, --kprobes skips fexit, -v shows libbpf's\n"
+		"            messages. Prints per-hook totals at the end.\n");
+}
+
+static double since_start(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t_start.tv_sec) + (now.tv_nsec - t_start.tv_nsec) / 1e9;
+}
+
+/* libbpf's own messages only with -v: the failures are reported anyway. */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!opt.verbose || level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* The name of a scan_result value, from the running kernel's BTF. */
+static const char *scan_result_name(int value, char *buf, size_t len)
+{
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	int id, i;
+
+	snprintf(buf, len, "%d", value);
+	if (!vmlinux_btf)
+		return buf;
+	id = btf__find_by_name_kind(vmlinux_btf, "scan_result", BTF_KIND_ENUM);
+	if (id < 0)
+		return buf;
+	t = btf__type_by_id(vmlinux_btf, id);
+	e = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++, e++)
+		if (e->val == value)
+			return btf__name_by_offset(vmlinux_btf, e->name_off);
+	return buf;
+}
+
+/* The tracepoints report pfn -1 when there was no page (7.3 does often). */
+static const char *pfn_str(unsigned long long pfn, char *buf, size_t len)
+{
+	if (pfn == -1ULL)
+		return "-";
+	snprintf(buf, len, "%#llx", pfn);
+	return buf;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	const struct ma_trace_event *e = data;
+	char res[32], pfn[24];
+
+	(void)ctx;
+	if (size < sizeof(*e) || e->kind > MA_EV_COLLAPSE_FILE)
+		return 0;
+	if (opt.pid && e->pid != (unsigned int)opt.pid)
+		return 0;
+	n_events[e->kind]++;
+	printf("%10.3f ", since_start());
+	switch (e->kind) {
+	case MA_EV_RMAP:
+		printf("rmap pid=%u comm=%.16s fn=%s order=%u nr=%u vma=%llx-%llx file=%s %s\n",
+		       e->pid, e->comm, rmap_hooks[e->hook % MA_HOOK_NR].sym,
+		       e->order, e->nr, e->vm_start, e->vm_end,
+		       e->name[0] ? e->name : "-",
+		       e->mlocked ? "mlocked" : "NOT-MLOCKED");
+		break;
+	case MA_EV_SCAN_PMD:
+		printf("khugepaged scan_pmd pid=%u comm=%.16s pfn=%s referenced=%d none_or_zero=%d unmapped=%d result=%s\n",
+		       e->pid, e->comm, pfn_str(e->pfn, pfn, sizeof(pfn)),
+		       e->referenced, e->none_or_zero,
+		       e->unmapped, scan_result_name(e->status, res, sizeof(res)));
+		break;
+	case MA_EV_SCAN_FILE:
+		printf("khugepaged scan_file pid=%u comm=%.16s file=%s present=%d swap=%d result=%s\n",
+		       e->pid, e->comm, e->name, e->present, e->swap,
+		       scan_result_name(e->status, res, sizeof(res)));
+		break;
+	case MA_EV_COLLAPSE:
+		printf("khugepaged collapse pid=%u comm=%.16s isolated=%d result=%s\n",
+		       e->pid, e->comm, e->present,
+		       scan_result_name(e->status, res, sizeof(res)));
+		break;
+	case MA_EV_COLLAPSE_FILE:
+		printf("khugepaged collapse_file pid=%u comm=%.16s file=%s nr=%d result=%s\n",
+		       e->pid, e->comm, e->name, e->present,
+		       scan_result_name(e->status, res, sizeof(res)));
+		break;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv)
+{
+	char *end;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			printf("usage: mlock-audit\n");
+			trace_usage(stdout);
+			exit(MA_EXIT_OK);
+		} else if (!strcmp(a, "-a") || !strcmp(a, "--all")) {
+			opt.all = true;
+		} else if (!strcmp(a, "--kprobes")) {
+			opt.kprobes = true;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			opt.verbose = true;
+		} else if ((!strcmp(a, "-d") || !strcmp(a, "--duration")) && i + 1 < argc) {
+			errno = 0;
+			opt.duration = strtod(argv[++i], &end);
+			if (errno || *end || end == argv[i] || !(opt.duration > 0) ||
+			    opt.duration > 86400 * 365) {
+				fprintf(stderr, "mlock-audit trace: -d wants seconds > 0, not '%s'\n",
+					argv[i]);
+				return MA_EXIT_USAGE;
+			}
+		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid")) && i + 1 < argc) {
+			errno = 0;
+			opt.pid = strtol(argv[++i], &end, 10);
+			if (errno || *end || end == argv[i] || opt.pid <= 0 || opt.pid > INT_MAX) {
+				fprintf(stderr, "mlock-audit trace: -p wants a process id, not '%s'\n",
+					argv[i]);
+				return MA_EXIT_USAGE;
+			}
+		} else {
+			fprintf(stderr, "mlock-audit trace: unknown or incomplete argument '%s' (see mlock-audit trace --help)\n",
+				a);
+			return MA_EXIT_USAGE;
+		}
+	}
+	return MA_EXIT_OK;
+}
+
+/* Why BPF cannot work here, or MA_EXIT_OK. */
+static int preflight(void)
+{
+	char buf[256] = "";
+	FILE *f;
+	int r;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "mlock-audit trace: needs root (BPF programs need CAP_BPF and CAP_PERFMON)\n");
+		return MA_EXIT_NOT_ROOT;
+	}
+	f = fopen("/sys/kernel/security/lockdown", "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	if (strstr(buf, "[confidentiality]")) {
+		fprintf(stderr, "mlock-audit trace: kernel lockdown is in confidentiality mode, which forbids BPF from reading kernel memory; nothing can be traced (the module's debugfs files and the cross-checks still work if the module is signed and loaded)\n");
+		return MA_EXIT_LOCKDOWN;
+	}
+	if (access(BTF_PATH, R_OK)) {
+		fprintf(stderr, "mlock-audit trace: BPF unavailable: %s: %s (the kernel needs CONFIG_DEBUG_INFO_BTF)\n",
+			BTF_PATH, strerror(errno));
+		return MA_EXIT_NO_BPF;
+	}
+	/* the smallest bpf(2) call: an array map of one int */
+	r = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, sizeof(int), sizeof(int), 1, NULL);
+	if (r >= 0) {
+		close(r);
+	} else {
+		r = errno;
+		fprintf(stderr, "mlock-audit trace: BPF unavailable: bpf(BPF_MAP_CREATE): %s%s\n",
+			strerror(r),
+			r == ENOSYS ? " (kernel built without CONFIG_BPF_SYSCALL)" :
+			r == EPERM || r == EACCES ? " (not permitted here: CAP_BPF, a seccomp policy or an LSM)" : "");
+		return MA_EXIT_NO_BPF;
+	}
+	return MA_EXIT_OK;
+}
+
+/*
+ * Mark which rmap hooks that fexit cannot take are functions in
+ * /proc/kallsyms (exact name: a .constprop/.isra clone has another ABI).
+ * One pass over the file, and only when some hook needs it.
+ */
+static void kallsyms_lookup(bool want[MA_HOOK_NR], bool found[MA_HOOK_NR])
+{
+	char line[512], name[256], type;
+	unsigned long long addr;
+	unsigned int i;
+	FILE *f = NULL;
+
+	for (i = 0; i < MA_HOOK_NR; i++)
+		if (want[i] && !f)
+			f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
+		    (type != 't' && type != 'T'))
+			continue;
+		for (i = 0; i < MA_HOOK_NR; i++)
+			if (want[i] && !strcmp(name, rmap_hooks[i].sym))
+				found[i] = true;
+	}
+	fclose(f);
+}
+
+static const char *events_dir(void)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing/events/huge_memory",
+		"/sys/kernel/debug/tracing/events/huge_memory",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!access(dirs[i], F_OK))
+			return dirs[i];
+	return NULL;
+}
+
+/* Choose each program's hook; returns how many will be attached. */
+static int plan(struct trace_bpf *skel, bool use_fexit)
+{
+	bool want[MA_HOOK_NR], found[MA_HOOK_NR] = { false }, any_fexit = false;
+	const char *dir = events_dir();
+	char path[512];
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < MA_HOOK_NR; i++) {
+		struct rmap_hook *h = &rmap_hooks[i];
+
+		h->how = NULL;
+		if (use_fexit && vmlinux_btf &&
+		    btf__find_by_name_kind(vmlinux_btf, h->sym, BTF_KIND_FUNC) > 0)
+			h->how = "fexit";
+		any_fexit |= !!h->how;
+	}
+	/* the hooks are one kernel generation each: kallsyms only if BTF had none */
+	for (i = 0; i < MA_HOOK_NR; i++)
+		want[i] = !any_fexit;
+	kallsyms_lookup(want, found);
+	for (i = 0; i < MA_HOOK_NR; i++) {
+		struct rmap_hook *h = &rmap_hooks[i];
+
+		if (found[i])
+			h->how = "kprobe";
+		n += !!h->how;
+	}
+	/* the kprobe programs are attached by hand, per symbol */
+	for (i = 0; i < MA_HOOK_NR; i++) {
+		bpf_program__set_autoload(rmap_hooks[i].fexit(skel), false);
+		bpf_program__set_autoload(rmap_hooks[i].kprobe(skel), false);
+	}
+	bpf_program__set_autoload(skel->progs.krp_rmap, false);
+	for (i = 0; i < MA_HOOK_NR; i++) {
+		struct rmap_hook *h = &rmap_hooks[i];
+
+		if (!h->how)
+			continue;
+		if (!strcmp(h->how, "fexit")) {
+			bpf_program__set_autoload(h->fexit(skel), true);
+			continue;
+		}
+		bpf_program__set_autoload(h->kprobe(skel), true);
+		bpf_program__set_autoload(skel->progs.krp_rmap, true);
+	}
+
+	for (i = 0; i < N_TP; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir ? dir : "", tp_hooks[i].name);
+		tp_hooks[i].found = dir && !access(path, F_OK);
+		bpf_program__set_autoload(tp_hooks[i].prog(skel), tp_hooks[i].found);
+		n += tp_hooks[i].found;
+	}
+	return n;
+}
+
+static int attach(struct trace_bpf *skel, struct bpf_link **links, int *nlinks)
+{
+	LIBBPF_OPTS(bpf_kprobe_opts, kopts);
+	struct bpf_link *l;
+	unsigned int i;
+
+	for (i = 0; i < MA_HOOK_NR; i++) {
+		struct rmap_hook *h = &rmap_hooks[i];
+
+		if (!h->how)
+			continue;
+		if (!strcmp(h->how, "fexit")) {
+			l = bpf_program__attach(h->fexit(skel));
+			if (!l)
+				goto fail;
+			links[(*nlinks)++] = l;
+			continue;
+		}
+		kopts.bpf_cookie = h->id;
+		kopts.retprobe = false;
+		l = bpf_program__attach_kprobe_opts(h->kprobe(skel), h->sym, &kopts);
+		if (!l)
+			goto fail;
+		links[(*nlinks)++] = l;
+		kopts.retprobe = true;
+		l = bpf_program__attach_kprobe_opts(skel->progs.krp_rmap, h->sym, &kopts);
+		if (!l)
+			goto fail;
+		links[(*nlinks)++] = l;
+		continue;
+fail:
+		fprintf(stderr, "mlock-audit trace: attaching %s to %s: %s\n",
+			h->how, h->sym, strerror(errno));
+		h->how = NULL;
+	}
+	for (i = 0; i < N_TP; i++) {
+		if (!tp_hooks[i].found)
+			continue;
+		l = bpf_program__attach(tp_hooks[i].prog(skel));
+		if (!l) {
+			fprintf(stderr, "mlock-audit trace: attaching tracepoint huge_memory/%s: %s\n",
+				tp_hooks[i].name, strerror(errno));
+			tp_hooks[i].found = false;
+			continue;
+		}
+		links[(*nlinks)++] = l;
+	}
+	return *nlinks;
+}
+
+static void report_hooks(FILE *f)
+{
+	unsigned int i;
+	int rmap = 0, tps = 0;
+
+	for (i = 0; i < MA_HOOK_NR; i++)
+		if (rmap_hooks[i].how) {
+			fprintf(f, "%s %s(%s)", rmap++ ? "," : "mlock-audit trace: rmap:",
+				rmap_hooks[i].sym, rmap_hooks[i].how);
+		}
+	if (!rmap) {
+		fprintf(f, "mlock-audit trace: rmap: not found: tried");
+		for (i = 0; i < MA_HOOK_NR; i++)
+			fprintf(f, " %s", rmap_hooks[i].sym);
+	}
+	fputc('\n', f);
+	for (i = 0; i < N_TP; i++)
+		if (tp_hooks[i].found)
+			fprintf(f, "%s %s", tps++ ? "," : "mlock-audit trace: khugepaged: tracepoints",
+				tp_hooks[i].name);
+	if (!tps)
+		fprintf(f, "mlock-audit trace: khugepaged: no huge_memory tracepoints (is tracefs mounted at /sys/kernel/tracing?)");
+	fputc('\n', f);
+	for (i = 0; i < N_TP; i++)
+		if (!tp_hooks[i].found && tps)
+			fprintf(f, "mlock-audit trace: khugepaged: tracepoint %s not on this kernel\n",
+				tp_hooks[i].name);
+}
+
+static void report_totals(struct trace_bpf *skel)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct ma_trace_counts *per_cpu;
+	unsigned int i;
+	int c;
+
+	printf("totals after %.1f s: rmap=%llu scan_pmd=%llu scan_file=%llu collapse=%llu collapse_file=%llu events\n",
+	       since_start(), n_events[MA_EV_RMAP], n_events[MA_EV_SCAN_PMD],
+	       n_events[MA_EV_SCAN_FILE], n_events[MA_EV_COLLAPSE],
+	       n_events[MA_EV_COLLAPSE_FILE]);
+	if (ncpu <= 0)
+		return;
+	per_cpu = calloc(ncpu, sizeof(*per_cpu));
+	if (!per_cpu)
+		return;
+	for (i = 0; i < MA_HOOK_NR; i++) {
+		struct ma_trace_counts sum = { 0 };
+
+		if (!rmap_hooks[i].how)
+			continue;
+		if (bpf_map__lookup_elem(skel->maps.counts, &i, sizeof(i), per_cpu,
+					 ncpu * sizeof(*per_cpu), 0))
+			continue;
+		for (c = 0; c < ncpu; c++) {
+			sum.calls += per_cpu[c].calls;
+			sum.locked_large += per_cpu[c].locked_large;
+			sum.missed_pages += per_cpu[c].missed_pages;
+		}
+		printf("totals %s: calls=%llu locked_large=%llu not_mlocked_pages=%llu\n",
+		       rmap_hooks[i].sym, sum.calls, sum.locked_large, sum.missed_pages);
+	}
+	free(per_cpu);
+}
+
+static struct trace_bpf *open_and_load(bool use_fexit, int *planned)
+{
+	struct trace_bpf *skel = trace_bpf__open();
+	int err;
+
+	if (!skel)
+		return NULL;
+	skel->rodata->report_mlocked = opt.all;
+	*planned = plan(skel, use_fexit);
+	err = trace_bpf__load(skel);
+	if (err) {
+		trace_bpf__destroy(skel);
+		errno = -err;
+		return NULL;
+	}
+	return skel;
+}
+
+int trace_main(int argc, char **argv)
+{
+	struct bpf_link *links[2 * MA_HOOK_NR + N_TP];
+	struct ring_buffer *rb = NULL;
+	struct trace_bpf *skel;
+	struct btf *btf;
+	int ret, planned, nlinks = 0, i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t_start);
+	ret = parse_args(argc, argv);
+	if (ret)
+		return ret;
+	ret = preflight();
+	if (ret)
+		return ret;
+	libbpf_set_print(libbpf_print);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	btf = btf__load_vmlinux_btf();
+	vmlinux_btf = btf;
+	if (opt.verbose)
+		fprintf(stderr, "mlock-audit trace: BTF read at %.0f ms\n", since_start() * 1000);
+	skel = open_and_load(!opt.kprobes, &planned);
+	if (opt.verbose)
+		fprintf(stderr, "mlock-audit trace: programs loaded at %.0f ms\n", since_start() * 1000);
+	if (!skel && !opt.kprobes) {
+		fprintf(stderr, "mlock-audit trace: fexit programs did not load (%s); falling back to kprobes\n",
+			strerror(errno));
+		skel = open_and_load(false, &planned);
+	}
+	if (!skel) {
+		fprintf(stderr, "mlock-audit trace: BPF unavailable: loading the programs failed: %s (run with -v for libbpf's log)\n",
+			strerror(errno));
+		ret = MA_EXIT_NO_BPF;
+		goto out_btf;
+	}
+	if (!planned || !attach(skel, links, &nlinks)) {
+		report_hooks(stderr);
+		fprintf(stderr, "mlock-audit trace: nothing to trace on this kernel\n");
+		ret = MA_EXIT_NO_BPF;
+		goto out;
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL, NULL);
+	if (!rb) {
+		fprintf(stderr, "mlock-audit trace: ring buffer: %s\n", strerror(errno));
+		ret = MA_EXIT_NO_BPF;
+		goto out;
+	}
+	report_hooks(stderr);
+	fprintf(stderr, "mlock-audit trace: %d programs attached in %.0f ms; %s\n",
+		nlinks, since_start() * 1000,
+		opt.duration > 0 ? "stops after -d seconds or at Ctrl-C" : "Ctrl-C stops");
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while (!stop && (opt.duration <= 0 || since_start() < opt.duration)) {
+		ret = ring_buffer__poll(rb, 100);
+		if (ret < 0 && ret != -EINTR) {
+			fprintf(stderr, "mlock-audit trace: polling: %s\n", strerror(-ret));
+			ret = MA_EXIT_ERROR;
+			goto out;
+		}
+	}
+	ring_buffer__consume(rb);
+	report_totals(skel);
+	ret = MA_EXIT_OK;
+out:
+	ring_buffer__free(rb);
+	for (i = 0; i < nlinks; i++)
+		bpf_link__destroy(links[i]);
+	trace_bpf__destroy(skel);
+out_btf:
+	btf__free(btf);
+	return ret;
+}
