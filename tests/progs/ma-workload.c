@@ -10,6 +10,9 @@
  *   ma-workload anon-thp MB SECONDS
  *	Map MB of anonymous memory, advise MADV_HUGEPAGE, touch it one
  *	page at a time and keep it mapped SECONDS so khugepaged scans it.
+ *   ma-workload anon-collapse MB SECONDS
+ *	The same, but touched as small pages before MADV_HUGEPAGE, so
+ *	khugepaged has something to collapse.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -92,7 +95,11 @@ static int file_touch(const char *dir, long mb, long iters)
 	return 0;
 }
 
-static int anon_thp(long mb, long seconds)
+/*
+ * COLLAPSE: fault the memory in as small pages first (MADV_NOHUGEPAGE), then
+ * advise MADV_HUGEPAGE, so that only khugepaged can make it huge.
+ */
+static int anon_thp(long mb, long seconds, int collapse)
 {
 	size_t len = (size_t)mb << 20, huge = 2UL << 20, off;
 	long page = sysconf(_SC_PAGESIZE);
@@ -103,10 +110,14 @@ static int anon_thp(long mb, long seconds)
 	if (raw == MAP_FAILED)
 		die("mmap");
 	p = (char *)(((unsigned long)raw + huge - 1) & ~(huge - 1));
-	if (madvise(p, len, MADV_HUGEPAGE))
+	if (collapse && madvise(p, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	if (!collapse && madvise(p, len, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
 	for (off = 0; off < len; off += page)
 		p[off] = 1;
+	if (collapse && madvise(p, len, MADV_HUGEPAGE))
+		die("madvise(MADV_HUGEPAGE)");
 	sleep(seconds);
 	munmap(raw, len + huge);
 	return 0;
@@ -118,9 +129,12 @@ int main(int argc, char **argv)
 		return file_touch(argv[2], number(argv[3], "MB"),
 				  number(argv[4], "ITERATIONS"));
 	if (argc == 4 && !strcmp(argv[1], "anon-thp"))
-		return anon_thp(number(argv[2], "MB"), number(argv[3], "SECONDS"));
+		return anon_thp(number(argv[2], "MB"), number(argv[3], "SECONDS"), 0);
+	if (argc == 4 && !strcmp(argv[1], "anon-collapse"))
+		return anon_thp(number(argv[2], "MB"), number(argv[3], "SECONDS"), 1);
 	fprintf(stderr,
 		"usage: ma-workload file-touch DIR MB ITERATIONS\n"
-		"       ma-workload anon-thp MB SECONDS\n");
+		"       ma-workload anon-thp MB SECONDS\n"
+		"       ma-workload anon-collapse MB SECONDS\n");
 	return 2;
 }

@@ -1,0 +1,104 @@
+# `mlock-audit trace` (BPF, CO-RE) with the module NOT loaded: the huge-tmpfs
+# MAP_LOCKED scenario, the kprobe fallback, khugepaged activity, start-up
+# time and its error exits (not root, no bpf(2), bad arguments).
+. ./lib.sh
+THP=/sys/kernel/mm/transparent_hugepage
+unload
+loaded && fail "module still loaded"
+
+# trace_start OUT [ARGS...]: start the tracer, wait until it is attached
+trace_start() {
+	out=$1
+	shift
+	mlock-audit trace "$@" >"$out" 2>"$out.err" &
+	tpid=$!
+	n=0
+	until grep -q 'programs attached' "$out.err" 2>/dev/null; do
+		kill -0 $tpid 2>/dev/null || { cat "$out.err"; fail "trace exited early"; }
+		[ $n -ge 100 ] && { cat "$out.err"; fail "trace not attached after 10 s"; }
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+# trace_stop: SIGINT, which makes it print its totals and exit 0
+trace_stop() {
+	kill -INT $tpid
+	wait $tpid || fail "trace exited $? after SIGINT"
+}
+# Pages of large folios mapped into locked VMAs without PG_mlocked.
+not_mlocked() { sed -n 's/^totals .*not_mlocked_pages=//p' "$1" | awk '{ n += $1 } END { print n + 0 }'; }
+
+mkdir -p /mnt/huge
+mount -t tmpfs -o huge=always,size=160m tmpfs /mnt/huge || fail "huge tmpfs"
+trap 'umount /mnt/huge 2>/dev/null; echo "$old_sleep" >$THP/khugepaged/scan_sleep_millisecs 2>/dev/null' EXIT
+
+# 1. 64 MiB MAP_LOCKED at +4 KiB: every 2 MiB folio crosses a page-table
+# boundary, so no kernel (6.1, 6.12, 7.3) mlocks them.
+trace_start /tmp/tr1
+ms=$(sed -n 's/.*programs attached in \([0-9]*\) ms.*/\1/p' /tmp/tr1.err)
+info "start-up: $(head -n2 /tmp/tr1.err | tr '\n' ' ')"
+info "attached in $ms ms"
+[ "$ms" -lt 2000 ] || fail "trace took $ms ms to start, want < 2000"
+echo | ma-lock --file /mnt/huge/f --mb 64 --offset-kb 4 --lock maplocked >/dev/null ||
+	fail "ma-lock 64 MiB"
+trace_stop
+grep 'rmap pid=' /tmp/tr1 | head -n2 | sed 's/^/  /'
+grep totals /tmp/tr1 | sed 's/^/  /'
+ev=$(grep -c ' rmap pid=[0-9]* comm=ma-lock .* order=9 .* file=f NOT-MLOCKED' /tmp/tr1)
+pages=$(not_mlocked /tmp/tr1)
+info "rmap events for ma-lock: $ev folios; pages left without PG_mlocked: $pages (want 16384 = 64 MiB)"
+[ "$ev" -eq 32 ] || fail "want one NOT-MLOCKED event for each of the 32 folios, got $ev"
+[ "$pages" -eq 16384 ] || fail "not_mlocked_pages $pages, want 16384"
+rm -f /mnt/huge/f
+
+# 2. The same through the kprobe/kretprobe fallback, 16 MiB.
+trace_start /tmp/tr2 --kprobes
+grep -q '(kprobe)' /tmp/tr2.err || { cat /tmp/tr2.err; fail "--kprobes did not use kprobes"; }
+echo | ma-lock --file /mnt/huge/g --mb 16 --offset-kb 4 --lock maplocked >/dev/null ||
+	fail "ma-lock 16 MiB"
+trace_stop
+pages=$(not_mlocked /tmp/tr2)
+info "kprobes: $(head -n1 /tmp/tr2.err); pages without PG_mlocked: $pages (want 4096)"
+[ "$pages" -eq 4096 ] || fail "kprobe fallback counted $pages pages, want 4096"
+rm -f /mnt/huge/g
+
+# 3. khugepaged: small pages advised MADV_HUGEPAGE afterwards get collapsed.
+old_sleep=$(cat $THP/khugepaged/scan_sleep_millisecs)
+echo 100 >$THP/khugepaged/scan_sleep_millisecs
+trace_start /tmp/tr3
+ma-workload anon-collapse 8 30 &
+wpid=$!
+n=0
+until grep -q 'khugepaged collapse pid=[0-9]* comm=ma-workload .*result=SCAN_SUCCEED' /tmp/tr3; do
+	[ $n -ge 250 ] && break
+	sleep 0.1
+	n=$((n + 1))
+done
+kill $wpid
+wait $wpid
+trace_stop
+echo "$old_sleep" >$THP/khugepaged/scan_sleep_millisecs
+grep -m3 'khugepaged.*comm=ma-workload' /tmp/tr3 | sed 's/^/  /'
+scans=$(grep -c 'khugepaged scan_pmd pid=[0-9]* comm=ma-workload ' /tmp/tr3)
+coll=$(grep -c 'khugepaged collapse pid=[0-9]* comm=ma-workload .*result=SCAN_SUCCEED' /tmp/tr3)
+info "khugepaged (8 MiB, 100 ms scan period, $((n / 10)) s): $scans scan_pmd events, $coll successful collapses"
+[ "$scans" -ge 1 ] || fail "no scan_pmd event for ma-workload"
+[ "$coll" -ge 1 ] || fail "no successful collapse event for ma-workload"
+
+# 4. Errors, each with its own exit status.
+# expect_exit RC PATTERN CMD...: CMD exits RC and says PATTERN on stderr
+expect_exit() {
+	want=$1 pat=$2
+	shift 2
+	"$@" >/tmp/err.out 2>&1
+	rc=$?
+	info "$* -> $rc: $(head -n1 /tmp/err.out)"
+	[ $rc = "$want" ] || fail "$*: exit $rc, want $want"
+	grep -q -e "$pat" /tmp/err.out || fail "$*: no '$pat' in: $(cat /tmp/err.out)"
+}
+expect_exit 6 'needs root' ma-runas 65534 mlock-audit trace -d 1
+expect_exit 9 'BPF unavailable.*CONFIG_BPF_SYSCALL' ma-nobpf mlock-audit trace -d 1
+expect_exit 2 '-d wants seconds' mlock-audit trace -d 0
+expect_exit 2 '-p wants a process id' mlock-audit trace -p x1
+expect_exit 2 'unknown or incomplete argument' mlock-audit trace --bogus
+exit 0
