@@ -246,26 +246,28 @@ static int parse_args(int argc, char **argv)
 	return MA_EXIT_OK;
 }
 
-/* Why BPF cannot work here, or MA_EXIT_OK. */
-static int preflight(void)
+/* Is kernel lockdown in confidentiality mode (securityfs may not be mounted)? */
+static bool lockdown_confidentiality(void)
 {
 	char buf[256] = "";
-	FILE *f;
-	int r;
+	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "mlock-audit trace: needs root (BPF programs need CAP_BPF and CAP_PERFMON)\n");
-		return MA_EXIT_NOT_ROOT;
-	}
-	f = fopen("/sys/kernel/security/lockdown", "r");
 	if (f) {
 		if (!fgets(buf, sizeof(buf), f))
 			buf[0] = 0;
 		fclose(f);
 	}
-	if (strstr(buf, "[confidentiality]")) {
-		fprintf(stderr, "mlock-audit trace: kernel lockdown is in confidentiality mode, which forbids BPF from reading kernel memory; nothing can be traced (the module's debugfs files and the cross-checks still work if the module is signed and loaded)\n");
-		return MA_EXIT_LOCKDOWN;
+	return strstr(buf, "[confidentiality]");
+}
+
+/* Why BPF cannot work here, or MA_EXIT_OK. */
+static int preflight(void)
+{
+	int r;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "mlock-audit trace: needs root (BPF programs need CAP_BPF and CAP_PERFMON)\n");
+		return MA_EXIT_NOT_ROOT;
 	}
 	if (access(BTF_PATH, R_OK)) {
 		fprintf(stderr, "mlock-audit trace: BPF unavailable: %s: %s (the kernel needs CONFIG_DEBUG_INFO_BTF)\n",
@@ -543,10 +545,16 @@ int trace_main(int argc, char **argv)
 	skel = open_and_load(!opt.kprobes, &planned);
 	if (opt.verbose)
 		fprintf(stderr, "mlock-audit trace: programs loaded at %.0f ms\n", since_start() * 1000);
-	if (!skel && !opt.kprobes) {
+	if (!skel && !opt.kprobes && !lockdown_confidentiality()) {
 		fprintf(stderr, "mlock-audit trace: fexit programs did not load (%s); falling back to kprobes\n",
 			strerror(errno));
 		skel = open_and_load(false, &planned);
+	}
+	if (!skel && lockdown_confidentiality()) {
+		fprintf(stderr, "mlock-audit trace: kernel lockdown (confidentiality) refuses BPF programs that read kernel memory: %s; nothing can be traced on this boot (the module's debugfs files work if it is signed and loaded)\n",
+			strerror(errno));
+		ret = MA_EXIT_LOCKDOWN;
+		goto out_btf;
 	}
 	if (!skel) {
 		fprintf(stderr, "mlock-audit trace: BPF unavailable: loading the programs failed: %s (run with -v for libbpf's log)\n",
