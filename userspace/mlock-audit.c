@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 		return trace_main(argc - 1, argv + 1);
 	ret = ma_parse_global(&argc, argv, &opts, &help);
 	if (ret >= 0) {
-		ma_usage(stderr);
+		fprintf(stderr, "%s: see %s --help\n", MA_NAME, MA_NAME);
 		return ret;
 	}
 	if (help) {
