@@ -38,7 +38,7 @@ int ma_read(const struct ma_opts *o, const char *name, char **buf, char **text,
 	    char *msg)
 {
 	size_t len = 0, cap = 65536;
-	char *b, *nl;
+	char *b, *nl, *end;
 	ssize_t r;
 	long fmt;
 	int fd, err;
@@ -91,7 +91,9 @@ int ma_read(const struct ma_opts *o, const char *name, char **buf, char **text,
 	if (strncmp(b, "format ", 7) || !isdigit((unsigned char)b[7]))
 		return fail(msg, "%s", "does not start with a 'format N' line");
 	errno = 0;
-	fmt = strtol(b + 7, NULL, 10);
+	fmt = strtol(b + 7, &end, 10);
+	if (*end || errno)
+		return fail(msg, "%s", "does not start with a 'format N' line");
 	if (fmt != MA_FORMAT_SUPPORTED) {
 		ma_msgf(msg, MA_MSG_LEN,
 			 "%s: format %s, but this mlock-audit reads format %d: use the mlock-audit built with the module",
