@@ -194,10 +194,14 @@ int ma_parse_global(int *argc, char **argv, struct ma_opts *opts, bool *help)
 	/* strip trailing slashes of the root so that root + "/sys/..." is clean */
 	for (i = (int)strlen(opts->root); i > 0 && opts->root[i - 1] == '/'; i--)
 		opts->root[i - 1] = 0;
-	if (!opts->proc[0])
-		snprintf(opts->proc, sizeof(opts->proc), "%s/proc", opts->root);
-	if (!opts->dir_given)
-		snprintf(opts->dir, sizeof(opts->dir), "%s/sys/kernel/debug/mlock_audit",
-			 opts->root);
+	if ((!opts->proc[0] &&
+	     snprintf(opts->proc, sizeof(opts->proc), "%s/proc", opts->root) >=
+	     (int)sizeof(opts->proc)) ||
+	    (!opts->dir_given &&
+	     snprintf(opts->dir, sizeof(opts->dir), "%s/sys/kernel/debug/mlock_audit",
+		      opts->root) >= (int)sizeof(opts->dir))) {
+		fprintf(stderr, "%s: --root: path too long\n", MA_NAME);
+		return MA_EXIT_USAGE;
+	}
 	return -1;
 }
