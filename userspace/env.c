@@ -52,6 +52,25 @@ const char *ma_lockdown(const struct ma_opts *o)
 	return ret;
 }
 
+/* Under confidentiality lockdown BPF may not read kernel memory either. */
+static const char *still_works(const char *lock)
+{
+	if (!strcmp(lock, "confidentiality"))
+		return "the cross-checks (/proc/meminfo, /proc/vmstat, smaps_rollup) still work; 'mlock-audit trace' is refused too";
+	return MA_STILL_WORKS;
+}
+
+bool ma_module_loaded(const struct ma_opts *o)
+{
+	char path[PATH_MAX + 32];
+	struct stat st;
+
+	if (o->dir_given)
+		return true;
+	snprintf(path, sizeof(path), "%s/sys/module/mlock_audit", o->root);
+	return !(stat(path, &st) && errno == ENOENT);
+}
+
 int ma_env_check(const struct ma_opts *o, char *msg, size_t len)
 {
 	char path[PATH_MAX + 32];
@@ -63,14 +82,16 @@ int ma_env_check(const struct ma_opts *o, char *msg, size_t len)
 	snprintf(path, sizeof(path), "%s/sys/module/mlock_audit", o->root);
 	if (stat(path, &st) && errno == ENOENT) {
 		lock = ma_lockdown(o);
-		if (lock)
+		if (lock) {
+			/* the likely reason it is absent: say lockdown, exit 8 */
 			ma_msgf(msg, len,
-				 "the mlock_audit module is not loaded (%s absent), and kernel lockdown is '%s': it refuses unsigned modules, so sign the module (DKMS with a MOK key) or boot without lockdown; %s",
-				 path, lock, MA_STILL_WORKS);
-		else
-			ma_msgf(msg, len,
-				 "the mlock_audit module is not loaded (%s absent; modprobe mlock_audit); %s",
-				 path, MA_STILL_WORKS);
+				"the mlock_audit module is not loaded (%s absent) and kernel lockdown is '%s': it refuses unsigned modules, so sign the module (DKMS with a MOK key) or boot without lockdown; %s",
+				path, lock, still_works(lock));
+			return MA_EXIT_LOCKDOWN;
+		}
+		ma_msgf(msg, len,
+			"the mlock_audit module is not loaded (%s absent; modprobe mlock_audit); %s",
+			path, MA_STILL_WORKS);
 		return MA_EXIT_NOT_LOADED;
 	}
 	if (debugfs_mounted(o) == 0) {
@@ -92,7 +113,7 @@ int ma_env_open_error(const struct ma_opts *o, const char *path, int err,
 		if (err == EPERM && lock) {
 			ma_msgf(msg, len,
 				 "%s: %s: kernel lockdown is '%s': it blocks unsigned modules and restricts debugfs; %s",
-				 path, strerror(err), lock, MA_STILL_WORKS);
+				 path, strerror(err), lock, still_works(lock));
 			return MA_EXIT_LOCKDOWN;
 		}
 		ma_msgf(msg, len, "%s: %s: needs root (debugfs is root-only)%s; as a user %s",

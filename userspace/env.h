@@ -13,11 +13,15 @@
 /*
  * Before reading the module's files from the default directory: is the
  * module loaded (ROOT/sys/module/mlock_audit), is debugfs mounted at
- * /sys/kernel/debug (PROC/self/mounts)? Returns MA_EXIT_OK or
- * MA_EXIT_NOT_LOADED / MA_EXIT_NO_DEBUGFS with the reason in msg. Skipped
+ * /sys/kernel/debug (PROC/self/mounts)? Returns MA_EXIT_OK, or with the
+ * reason in msg MA_EXIT_NOT_LOADED, MA_EXIT_LOCKDOWN (not loaded, and
+ * lockdown on: it refuses unsigned modules) or MA_EXIT_NO_DEBUGFS. Skipped
  * (MA_EXIT_OK) when --dir named the directory.
  */
 int ma_env_check(const struct ma_opts *o, char *msg, size_t len);
+
+/* ROOT/sys/module/mlock_audit exists (true with --dir). */
+bool ma_module_loaded(const struct ma_opts *o);
 
 /*
  * An open() or read() of a module file failed with err: the exit code and a

@@ -19,7 +19,7 @@ int ma_report_load(const struct ma_opts *o, struct ma_report *r)
 	memset(r, 0, sizeof(*r));
 	ma_crosscheck(o, &r->cross);
 	r->status = ma_env_check(o, r->msg, sizeof(r->msg));
-	r->loaded = r->status != MA_EXIT_NOT_LOADED;
+	r->loaded = ma_module_loaded(o);
 	if (r->status)
 		return r->status;
 	/* version first: the cheapest file tells a lockdown or root refusal */
@@ -129,12 +129,17 @@ static void print_table(const struct ma_opts *o, const struct ma_report *r, FILE
 	const struct ma_summary *s = &r->sum;
 	const struct ma_cross *c = &r->cross;
 	char b[160], h[64], h2[64];
+	const char *lock;
 	int i;
 
 	if (r->status) {
 		fprintf(f, "Module: %s\n", r->loaded ? "unavailable" : "not loaded");
 		fprintf(f, "  %s\n", r->msg);
-		fprintf(f, "Still works: the cross-checks below, and 'mlock-audit trace'.\n\n");
+		lock = ma_lockdown(o);
+		if (lock && !strcmp(lock, "confidentiality"))
+			fprintf(f, "Still works: the cross-checks below.\n\n");
+		else
+			fprintf(f, "Still works: the cross-checks below, and 'mlock-audit trace'.\n\n");
 		fprintf(f, "Cross-checks\n");
 		print_cross_table(f, c);
 		return;

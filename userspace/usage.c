@@ -71,7 +71,8 @@ void ma_usage(FILE *f)
 "  5  --fail-over: the undercount is above the limit\n"
 "  6  needs root (debugfs is root-only; BPF for trace)\n"
 "  7  debugfs is not mounted at /sys/kernel/debug\n"
-"  8  kernel lockdown refuses the access\n"
+"  8  kernel lockdown refuses the access, or the module is not loaded\n"
+"     under lockdown, which refuses unsigned modules (cross-checks shown)\n"
 "  9  trace: BPF or BTF not available\n"
 "\n"
 "See mlock-audit(8) and README.md.\n", f);
