@@ -13,6 +13,7 @@ enum ma_ev_kind {
 	MA_EV_SCAN_FILE,	/* khugepaged scanned one PMD range of a file */
 	MA_EV_COLLAPSE,		/* khugepaged tried to collapse anon memory */
 	MA_EV_COLLAPSE_FILE,	/* khugepaged tried to collapse a file range */
+	MA_EV_FAULT_SIGBUS,	/* finish_fault() returned VM_FAULT_SIGBUS */
 };
 
 /* Which rmap-add function reported a MA_EV_RMAP (index into trace.c's table). */
@@ -34,9 +35,9 @@ struct ma_trace_event {
 	unsigned int order;		/* MA_EV_RMAP: folio order */
 	unsigned int nr;		/* MA_EV_RMAP: pages mapped by this call */
 	unsigned int mlocked;		/* MA_EV_RMAP: folio is PG_mlocked after the call */
-	unsigned long long vm_start;	/* MA_EV_RMAP: the VMA */
+	unsigned long long vm_start;	/* MA_EV_RMAP, MA_EV_FAULT_SIGBUS: the VMA */
 	unsigned long long vm_end;
-	unsigned long long pfn;		/* scan/collapse: first pfn (or -1) */
+	unsigned long long pfn;		/* scan/collapse: first pfn (or -1); fault: address */
 	int status;			/* scan/collapse: enum scan_result value */
 	int referenced;			/* MA_EV_SCAN_PMD */
 	int none_or_zero;		/* MA_EV_SCAN_PMD */
@@ -51,6 +52,13 @@ struct ma_trace_counts {
 	unsigned long long calls;		/* calls seen */
 	unsigned long long locked_large;	/* ... mapping a large folio in a VM_LOCKED VMA */
 	unsigned long long missed_pages;	/* ... pages of those left without PG_mlocked */
+};
+
+/* finish_fault() counters, summed over CPUs by userspace. */
+struct ma_fault_counts {
+	unsigned long long calls;		/* calls seen */
+	unsigned long long locked;		/* ... in VM_LOCKED VMAs */
+	unsigned long long sigbus;		/* ... that returned VM_FAULT_SIGBUS */
 };
 
 #endif

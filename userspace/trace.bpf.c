@@ -10,6 +10,9 @@
  *    returned (fexit, or a kprobe/kretprobe pair as the fallback), so the
  *    event says whether the kernel mlocked it. Stock 6.12 does not for
  *    PTE-mapped large folios: that is what makes Mlocked undercount.
+ *  - fault: finish_fault() returning VM_FAULT_SIGBUS (the regression the
+ *    upstream fault-path fix once caused), with counts of calls and of
+ *    calls in VM_LOCKED VMAs.
  *  - khugepaged: the huge_memory tracepoints for each PMD range scanned and
  *    each collapse attempt, with the scan_result code.
  */
@@ -22,6 +25,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 #define MA_VM_LOCKED 0x00002000UL	/* include/linux/mm.h, all versions */
+#define MA_VM_FAULT_SIGBUS 0x0002	/* include/linux/mm_types.h, all versions */
 
 /* Set by userspace before load: also report folios that are mlocked. */
 const volatile int report_mlocked;
@@ -37,6 +41,13 @@ struct {
 	__type(key, u32);
 	__type(value, struct ma_trace_counts);
 } counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct ma_fault_counts);
+} fault_counts SEC(".maps");
 
 /* (folio, VMA) pairs already reported: one event per folio per mapping. */
 struct seen_key {
@@ -252,6 +263,73 @@ int BPF_KRETPROBE(krp_rmap)
 	on_rmap(call->hook, (struct folio *)call->folio,
 		(struct vm_area_struct *)call->vma, call->nr);
 	bpf_map_delete_elem(&inflight, &id);
+	return 0;
+}
+
+static void on_fault(struct vm_fault *vmf, unsigned int ret)
+{
+	struct vm_area_struct *vma = BPF_CORE_READ(vmf, vma);
+	struct ma_fault_counts *c;
+	struct ma_trace_event *e;
+	u32 zero = 0;
+
+	c = bpf_map_lookup_elem(&fault_counts, &zero);
+	if (!c)
+		return;
+	c->calls++;
+	if (BPF_CORE_READ(vma, vm_flags) & MA_VM_LOCKED)
+		c->locked++;
+	if (!(ret & MA_VM_FAULT_SIGBUS))
+		return;
+	c->sigbus++;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e)
+		return;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->kind = MA_EV_FAULT_SIGBUS;
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	e->vm_start = BPF_CORE_READ(vma, vm_start);
+	e->vm_end = BPF_CORE_READ(vma, vm_end);
+	e->pfn = BPF_CORE_READ(vmf, address);
+	vma_file_name(vma, e->name);
+	bpf_ringbuf_submit(e, 0);
+}
+
+SEC("fexit/finish_fault")
+int BPF_PROG(fx_finish_fault, struct vm_fault *vmf, vm_fault_t ret)
+{
+	on_fault(vmf, ret);
+	return 0;
+}
+
+/* kprobe fallback of finish_fault: the vm_fault, until the return. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, u64);
+	__type(value, u64);
+} fault_inflight SEC(".maps");
+
+SEC("kprobe")
+int BPF_KPROBE(kp_finish_fault, struct vm_fault *vmf)
+{
+	u64 id = bpf_get_current_pid_tgid(), v = (u64)vmf;
+
+	bpf_map_update_elem(&fault_inflight, &id, &v, BPF_ANY);
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(krp_finish_fault, unsigned int ret)
+{
+	u64 id = bpf_get_current_pid_tgid();
+	u64 *vmf = bpf_map_lookup_elem(&fault_inflight, &id);
+
+	if (!vmf)
+		return 0;
+	on_fault((struct vm_fault *)*vmf, ret);
+	bpf_map_delete_elem(&fault_inflight, &id);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
  * else by a kprobe/kretprobe pair (or always with --kprobes):
  *   rmap:       folio_add_file_rmap_ptes + _pmd (6.8+),
  *               folio_add_file_rmap_range (6.3-6.7), page_add_file_rmap (6.1)
+ *   fault:      finish_fault
  *   khugepaged: tracepoints huge_memory/mm_khugepaged_scan_pmd, _scan_file,
  *               mm_collapse_huge_page, mm_khugepaged_collapse_file
  */
@@ -33,12 +34,17 @@
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 
-struct rmap_hook {
+/* Function hooks come in groups; the functions of a group are alternatives. */
+enum hook_group { G_RMAP, G_FAULT, G_NR };
+static const char *const group_name[G_NR] = { "rmap", "fault" };
+
+struct fn_hook {
 	const char *sym;
-	enum ma_ev_hook id;
-	/* one of the two is attached */
+	enum hook_group group;
+	/* fexit, or else the kprobe and the kretprobe, are attached */
 	struct bpf_program *(*fexit)(struct trace_bpf *skel);
 	struct bpf_program *(*kprobe)(struct trace_bpf *skel);
+	struct bpf_program *(*kretprobe)(struct trace_bpf *skel);
 	const char *how;	/* "fexit", "kprobe" or NULL: not found */
 };
 
@@ -51,13 +57,26 @@ PROG(fx_page_rmap)
 PROG(kp_folio_nr_vma)
 PROG(kp_folio_vma)
 PROG(kp_page_vma)
+PROG(krp_rmap)
+PROG(fx_finish_fault)
+PROG(kp_finish_fault)
+PROG(krp_finish_fault)
 
-static struct rmap_hook rmap_hooks[MA_HOOK_NR] = {
-	{ "folio_add_file_rmap_ptes", MA_HOOK_RMAP_PTES, prog_fx_rmap_ptes, prog_kp_folio_nr_vma, NULL },
-	{ "folio_add_file_rmap_pmd", MA_HOOK_RMAP_PMD, prog_fx_rmap_pmd, prog_kp_folio_vma, NULL },
-	{ "folio_add_file_rmap_range", MA_HOOK_RMAP_RANGE, prog_fx_rmap_range, prog_kp_folio_nr_vma, NULL },
-	{ "page_add_file_rmap", MA_HOOK_PAGE_RMAP, prog_fx_page_rmap, prog_kp_page_vma, NULL },
+/* The rmap hooks first, in enum ma_ev_hook order: the index is the cookie. */
+static struct fn_hook fn_hooks[] = {
+	[MA_HOOK_RMAP_PTES] = { "folio_add_file_rmap_ptes", G_RMAP, prog_fx_rmap_ptes,
+				prog_kp_folio_nr_vma, prog_krp_rmap, NULL },
+	[MA_HOOK_RMAP_PMD] = { "folio_add_file_rmap_pmd", G_RMAP, prog_fx_rmap_pmd,
+			       prog_kp_folio_vma, prog_krp_rmap, NULL },
+	[MA_HOOK_RMAP_RANGE] = { "folio_add_file_rmap_range", G_RMAP, prog_fx_rmap_range,
+				 prog_kp_folio_nr_vma, prog_krp_rmap, NULL },
+	[MA_HOOK_PAGE_RMAP] = { "page_add_file_rmap", G_RMAP, prog_fx_page_rmap,
+				prog_kp_page_vma, prog_krp_rmap, NULL },
+	[MA_HOOK_NR] = { "finish_fault", G_FAULT, prog_fx_finish_fault,
+			 prog_kp_finish_fault, prog_krp_finish_fault, NULL },
 };
+
+#define N_FN (sizeof(fn_hooks) / sizeof(fn_hooks[0]))
 
 struct tp_hook {
 	const char *name;	/* huge_memory/<name> */
@@ -90,7 +109,7 @@ static struct {
 static volatile sig_atomic_t stop;
 static struct timespec t_start;
 static const struct btf *vmlinux_btf;
-static unsigned long long n_events[MA_EV_COLLAPSE_FILE + 1];
+static unsigned long long n_events[MA_EV_FAULT_SIGBUS + 1];
 
 void trace_usage(FILE *f)
 {
@@ -99,6 +118,7 @@ void trace_usage(FILE *f)
 		"            stream events through BPF; works without the module.\n"
 		"            rmap: a large folio mapped into a locked VMA and left\n"
 		"            without PG_mlocked (with -a, mlocked ones too);\n"
+		"            fault: finish_fault() returning VM_FAULT_SIGBUS;\n"
 		"            khugepaged: each PMD range scanned and each collapse,\n"
 		"            with its result. -d stops after SEC seconds, -p shows\n"
 		"            one process, --kprobes skips fexit, -v shows libbpf's\n"
@@ -163,7 +183,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	char res[32], pfn[24];
 
 	(void)ctx;
-	if (size < sizeof(*e) || e->kind > MA_EV_COLLAPSE_FILE)
+	if (size < sizeof(*e) || e->kind > MA_EV_FAULT_SIGBUS)
 		return 0;
 	if (opt.pid && e->pid != (unsigned int)opt.pid)
 		return 0;
@@ -172,10 +192,15 @@ static int on_event(void *ctx, void *data, size_t size)
 	switch (e->kind) {
 	case MA_EV_RMAP:
 		printf("rmap pid=%u comm=%.16s fn=%s order=%u nr=%u vma=%llx-%llx file=%s %s\n",
-		       e->pid, e->comm, rmap_hooks[e->hook % MA_HOOK_NR].sym,
+		       e->pid, e->comm, fn_hooks[e->hook % MA_HOOK_NR].sym,
 		       e->order, e->nr, e->vm_start, e->vm_end,
 		       e->name[0] ? e->name : "-",
 		       e->mlocked ? "mlocked" : "NOT-MLOCKED");
+		break;
+	case MA_EV_FAULT_SIGBUS:
+		printf("fault SIGBUS pid=%u comm=%.16s address=%#llx vma=%llx-%llx file=%s\n",
+		       e->pid, e->comm, e->pfn, e->vm_start, e->vm_end,
+		       e->name[0] ? e->name : "-");
 		break;
 	case MA_EV_SCAN_PMD:
 		printf("khugepaged scan_pmd pid=%u comm=%.16s pfn=%s referenced=%d none_or_zero=%d unmapped=%d result=%s\n",
@@ -290,18 +315,18 @@ static int preflight(void)
 }
 
 /*
- * Mark which rmap hooks that fexit cannot take are functions in
+ * Mark which function hooks that fexit cannot take are functions in
  * /proc/kallsyms (exact name: a .constprop/.isra clone has another ABI).
  * One pass over the file, and only when some hook needs it.
  */
-static void kallsyms_lookup(bool want[MA_HOOK_NR], bool found[MA_HOOK_NR])
+static void kallsyms_lookup(const bool want[N_FN], bool found[N_FN])
 {
 	char line[512], name[256], type;
 	unsigned long long addr;
 	unsigned int i;
 	FILE *f = NULL;
 
-	for (i = 0; i < MA_HOOK_NR; i++)
+	for (i = 0; i < N_FN; i++)
 		if (want[i] && !f)
 			f = fopen("/proc/kallsyms", "r");
 	if (!f)
@@ -310,8 +335,8 @@ static void kallsyms_lookup(bool want[MA_HOOK_NR], bool found[MA_HOOK_NR])
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
 		    (type != 't' && type != 'T'))
 			continue;
-		for (i = 0; i < MA_HOOK_NR; i++)
-			if (want[i] && !strcmp(name, rmap_hooks[i].sym))
+		for (i = 0; i < N_FN; i++)
+			if (want[i] && !strcmp(name, fn_hooks[i].sym))
 				found[i] = true;
 	}
 	fclose(f);
@@ -334,40 +359,41 @@ static const char *events_dir(void)
 /* Choose each program's hook; returns how many will be attached. */
 static int plan(struct trace_bpf *skel, bool use_fexit)
 {
-	bool want[MA_HOOK_NR], found[MA_HOOK_NR] = { false }, any_fexit = false;
+	bool want[N_FN], found[N_FN] = { false }, group_fexit[G_NR] = { false };
 	const char *dir = events_dir();
 	char path[512];
 	unsigned int i;
 	int n = 0;
 
-	for (i = 0; i < MA_HOOK_NR; i++) {
-		struct rmap_hook *h = &rmap_hooks[i];
+	for (i = 0; i < N_FN; i++) {
+		struct fn_hook *h = &fn_hooks[i];
 
 		h->how = NULL;
 		if (use_fexit && vmlinux_btf &&
 		    btf__find_by_name_kind(vmlinux_btf, h->sym, BTF_KIND_FUNC) > 0)
 			h->how = "fexit";
-		any_fexit |= !!h->how;
+		group_fexit[h->group] |= !!h->how;
 	}
-	/* the hooks are one kernel generation each: kallsyms only if BTF had none */
-	for (i = 0; i < MA_HOOK_NR; i++)
-		want[i] = !any_fexit;
+	/*
+	 * The functions of a group are one kernel generation each: look in
+	 * kallsyms only for groups of which BTF had none.
+	 */
+	for (i = 0; i < N_FN; i++)
+		want[i] = !group_fexit[fn_hooks[i].group];
 	kallsyms_lookup(want, found);
-	for (i = 0; i < MA_HOOK_NR; i++) {
-		struct rmap_hook *h = &rmap_hooks[i];
+	for (i = 0; i < N_FN; i++) {
+		struct fn_hook *h = &fn_hooks[i];
 
+		bpf_program__set_autoload(h->fexit(skel), false);
+		bpf_program__set_autoload(h->kprobe(skel), false);
+		bpf_program__set_autoload(h->kretprobe(skel), false);
 		if (found[i])
 			h->how = "kprobe";
 		n += !!h->how;
 	}
 	/* the kprobe programs are attached by hand, per symbol */
-	for (i = 0; i < MA_HOOK_NR; i++) {
-		bpf_program__set_autoload(rmap_hooks[i].fexit(skel), false);
-		bpf_program__set_autoload(rmap_hooks[i].kprobe(skel), false);
-	}
-	bpf_program__set_autoload(skel->progs.krp_rmap, false);
-	for (i = 0; i < MA_HOOK_NR; i++) {
-		struct rmap_hook *h = &rmap_hooks[i];
+	for (i = 0; i < N_FN; i++) {
+		struct fn_hook *h = &fn_hooks[i];
 
 		if (!h->how)
 			continue;
@@ -376,7 +402,7 @@ static int plan(struct trace_bpf *skel, bool use_fexit)
 			continue;
 		}
 		bpf_program__set_autoload(h->kprobe(skel), true);
-		bpf_program__set_autoload(skel->progs.krp_rmap, true);
+		bpf_program__set_autoload(h->kretprobe(skel), true);
 	}
 
 	for (i = 0; i < N_TP; i++) {
@@ -394,8 +420,8 @@ static int attach(struct trace_bpf *skel, struct bpf_link **links, int *nlinks)
 	struct bpf_link *l;
 	unsigned int i;
 
-	for (i = 0; i < MA_HOOK_NR; i++) {
-		struct rmap_hook *h = &rmap_hooks[i];
+	for (i = 0; i < N_FN; i++) {
+		struct fn_hook *h = &fn_hooks[i];
 
 		if (!h->how)
 			continue;
@@ -406,14 +432,14 @@ static int attach(struct trace_bpf *skel, struct bpf_link **links, int *nlinks)
 			links[(*nlinks)++] = l;
 			continue;
 		}
-		kopts.bpf_cookie = h->id;
+		kopts.bpf_cookie = i;
 		kopts.retprobe = false;
 		l = bpf_program__attach_kprobe_opts(h->kprobe(skel), h->sym, &kopts);
 		if (!l)
 			goto fail;
 		links[(*nlinks)++] = l;
 		kopts.retprobe = true;
-		l = bpf_program__attach_kprobe_opts(skel->progs.krp_rmap, h->sym, &kopts);
+		l = bpf_program__attach_kprobe_opts(h->kretprobe(skel), h->sym, &kopts);
 		if (!l)
 			goto fail;
 		links[(*nlinks)++] = l;
@@ -440,20 +466,29 @@ fail:
 
 static void report_hooks(FILE *f)
 {
-	unsigned int i;
-	int rmap = 0, tps = 0;
+	unsigned int g, i;
+	int found, tps = 0;
 
-	for (i = 0; i < MA_HOOK_NR; i++)
-		if (rmap_hooks[i].how) {
-			fprintf(f, "%s %s(%s)", rmap++ ? "," : "mlock-audit trace: rmap:",
-				rmap_hooks[i].sym, rmap_hooks[i].how);
+	for (g = 0; g < G_NR; g++) {
+		found = 0;
+		for (i = 0; i < N_FN; i++) {
+			if (fn_hooks[i].group != g || !fn_hooks[i].how)
+				continue;
+			if (!found++)
+				fprintf(f, "mlock-audit trace: %s:", group_name[g]);
+			fprintf(f, "%s %s(%s)", found > 1 ? "," : "",
+				fn_hooks[i].sym, fn_hooks[i].how);
 		}
-	if (!rmap) {
-		fprintf(f, "mlock-audit trace: rmap: not found: tried");
-		for (i = 0; i < MA_HOOK_NR; i++)
-			fprintf(f, " %s", rmap_hooks[i].sym);
+		if (found) {
+			fputc('\n', f);
+			continue;
+		}
+		fprintf(f, "mlock-audit trace: %s: not found: tried", group_name[g]);
+		for (i = 0; i < N_FN; i++)
+			if (fn_hooks[i].group == g)
+				fprintf(f, " %s", fn_hooks[i].sym);
+		fputc('\n', f);
 	}
-	fputc('\n', f);
 	for (i = 0; i < N_TP; i++)
 		if (tp_hooks[i].found)
 			fprintf(f, "%s %s", tps++ ? "," : "mlock-audit trace: khugepaged: tracepoints",
@@ -471,22 +506,24 @@ static void report_totals(struct trace_bpf *skel)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct ma_trace_counts *per_cpu;
+	struct ma_fault_counts *fault;
 	unsigned int i;
 	int c;
 
-	printf("totals after %.1f s: rmap=%llu scan_pmd=%llu scan_file=%llu collapse=%llu collapse_file=%llu events\n",
-	       since_start(), n_events[MA_EV_RMAP], n_events[MA_EV_SCAN_PMD],
-	       n_events[MA_EV_SCAN_FILE], n_events[MA_EV_COLLAPSE],
-	       n_events[MA_EV_COLLAPSE_FILE]);
+	printf("totals after %.1f s: rmap=%llu fault_sigbus=%llu scan_pmd=%llu scan_file=%llu collapse=%llu collapse_file=%llu events\n",
+	       since_start(), n_events[MA_EV_RMAP], n_events[MA_EV_FAULT_SIGBUS],
+	       n_events[MA_EV_SCAN_PMD], n_events[MA_EV_SCAN_FILE],
+	       n_events[MA_EV_COLLAPSE], n_events[MA_EV_COLLAPSE_FILE]);
 	if (ncpu <= 0)
 		return;
 	per_cpu = calloc(ncpu, sizeof(*per_cpu));
-	if (!per_cpu)
-		return;
+	fault = calloc(ncpu, sizeof(*fault));
+	if (!per_cpu || !fault)
+		goto out;
 	for (i = 0; i < MA_HOOK_NR; i++) {
 		struct ma_trace_counts sum = { 0 };
 
-		if (!rmap_hooks[i].how)
+		if (!fn_hooks[i].how)
 			continue;
 		if (bpf_map__lookup_elem(skel->maps.counts, &i, sizeof(i), per_cpu,
 					 ncpu * sizeof(*per_cpu), 0))
@@ -497,8 +534,24 @@ static void report_totals(struct trace_bpf *skel)
 			sum.missed_pages += per_cpu[c].missed_pages;
 		}
 		printf("totals %s: calls=%llu locked_large=%llu not_mlocked_pages=%llu\n",
-		       rmap_hooks[i].sym, sum.calls, sum.locked_large, sum.missed_pages);
+		       fn_hooks[i].sym, sum.calls, sum.locked_large, sum.missed_pages);
 	}
+	i = 0;
+	if (fn_hooks[MA_HOOK_NR].how &&
+	    !bpf_map__lookup_elem(skel->maps.fault_counts, &i, sizeof(i), fault,
+				  ncpu * sizeof(*fault), 0)) {
+		struct ma_fault_counts sum = { 0 };
+
+		for (c = 0; c < ncpu; c++) {
+			sum.calls += fault[c].calls;
+			sum.locked += fault[c].locked;
+			sum.sigbus += fault[c].sigbus;
+		}
+		printf("totals finish_fault: calls=%llu locked=%llu sigbus=%llu\n",
+		       sum.calls, sum.locked, sum.sigbus);
+	}
+out:
+	free(fault);
 	free(per_cpu);
 }
 
@@ -522,7 +575,7 @@ static struct trace_bpf *open_and_load(bool use_fexit, int *planned)
 
 int trace_main(int argc, char **argv)
 {
-	struct bpf_link *links[2 * MA_HOOK_NR + N_TP];
+	struct bpf_link *links[2 * N_FN + N_TP];
 	struct ring_buffer *rb = NULL;
 	struct trace_bpf *skel;
 	struct btf *btf;

@@ -49,6 +49,9 @@ pages=$(not_mlocked /tmp/tr1)
 info "rmap events for ma-lock: $ev folios; pages left without PG_mlocked: $pages (want 16384 = 64 MiB)"
 [ "$ev" -eq 32 ] || fail "want one NOT-MLOCKED event for each of the 32 folios, got $ev"
 [ "$pages" -eq 16384 ] || fail "not_mlocked_pages $pages, want 16384"
+grep -q '^mlock-audit trace: fault: finish_fault(fexit)$' /tmp/tr1.err || fail "finish_fault not hooked by fexit"
+grep -q '^totals finish_fault: calls=[1-9][0-9]* locked=[0-9]* sigbus=0$' /tmp/tr1 ||
+	fail "no finish_fault calls counted"
 rm -f /mnt/huge/f
 
 # 2. The same through the kprobe/kretprobe fallback, 16 MiB.
