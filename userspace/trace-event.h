@@ -20,8 +20,8 @@ enum ma_ev_kind {
 enum ma_ev_hook {
 	MA_HOOK_RMAP_PTES,	/* folio_add_file_rmap_ptes(folio, page, nr, vma), 6.8+ */
 	MA_HOOK_RMAP_PMD,	/* folio_add_file_rmap_pmd(folio, page, vma), 6.8+ */
-	MA_HOOK_RMAP_RANGE,	/* folio_add_file_rmap_range(folio, page, nr, vma, pmd), 6.3-6.7 */
-	MA_HOOK_PAGE_RMAP,	/* page_add_file_rmap(page, vma, compound), up to 6.2 */
+	MA_HOOK_RMAP_RANGE,	/* folio_add_file_rmap_range(folio, page, nr, vma, pmd), 6.4-6.7 */
+	MA_HOOK_PAGE_RMAP,	/* page_add_file_rmap(page, vma, compound), up to 6.3 */
 	MA_HOOK_NR,
 };
 

@@ -8,7 +8,7 @@
  * Hooks, newest kernel first, each by fexit where the function has BTF and
  * else by a kprobe/kretprobe pair (or always with --kprobes):
  *   rmap:       folio_add_file_rmap_ptes + _pmd (6.8+),
- *               folio_add_file_rmap_range (6.3-6.7), page_add_file_rmap (6.1)
+ *               folio_add_file_rmap_range (6.4-6.7), page_add_file_rmap (6.1)
  *   fault:      finish_fault
  *   khugepaged: tracepoints huge_memory/mm_khugepaged_scan_pmd, _scan_file,
  *               mm_collapse_huge_page, mm_khugepaged_collapse_file
