@@ -158,6 +158,21 @@ static bool copy(char *dst, size_t len, const char *src)
 	return true;
 }
 
+/*
+ * Grow the array *ARR of N elements of SIZE bytes by one zeroed element and
+ * return it, or NULL (the array unchanged) when out of memory.
+ */
+static void *append(void *arr, size_t n, size_t size)
+{
+	char *p = realloc(*(void **)arr, (n + 1) * size);
+
+	if (!p)
+		return NULL;
+	*(void **)arr = p;
+	memset(p + n * size, 0, size);
+	return p + n * size;
+}
+
 int ma_parse_version(const struct ma_opts *o, struct ma_version *v, char *msg)
 {
 	char *buf = NULL, *p, *l, *val;
@@ -199,14 +214,11 @@ int ma_parse_probes(const struct ma_opts *o, struct ma_probes *pr, char *msg)
 	if (ret)
 		goto out;
 	while ((l = next_line(&p))) {
-		e = realloc(pr->v, (pr->n + 1) * sizeof(*e));
+		e = append(&pr->v, pr->n, sizeof(*e));
 		if (!e) {
 			ret = fail(msg, "%s", "out of memory");
 			goto out;
 		}
-		pr->v = e;
-		e += pr->n;
-		memset(e, 0, sizeof(*e));
 		n = 0;
 		if (sscanf(l, "%31s %127s hits=%llu missed=%llu%n", hook, sym,
 			   &e->hits, &e->missed, &n) == 4 && !l[n]) {
@@ -263,14 +275,11 @@ int ma_parse_fixes(const struct ma_opts *o, struct ma_fixes *fx, char *msg)
 		goto out;
 	}
 	while ((l = next_line(&p))) {
-		f = realloc(fx->v, (fx->n + 1) * sizeof(*f));
+		f = append(&fx->v, fx->n, sizeof(*f));
 		if (!f) {
 			ret = fail(msg, "%s", "out of memory");
 			goto out;
 		}
-		fx->v = f;
-		f += fx->n;
-		memset(f, 0, sizeof(*f));
 		d = strstr(l, " detail=");
 		if (strncmp(l, "fix=", 4) || !d) {
 			ret = fail(msg, "unparsed line '%.200s'", l);
@@ -466,14 +475,11 @@ int ma_parse_vmas(const struct ma_opts *o, struct ma_vmas *vm, char *msg)
 	if (ret)
 		goto out;
 	while ((l = next_line(&p))) {
-		v = realloc(vm->v, (vm->n + 1) * sizeof(*v));
+		v = append(&vm->v, vm->n, sizeof(*v));
 		if (!v) {
 			ret = fail(msg, "%s", "out of memory");
 			goto out;
 		}
-		vm->v = v;
-		v += vm->n;
-		memset(v, 0, sizeof(*v));
 		if (!parse_vma(l, v)) {
 			free(v->path);
 			ret = fail(msg, "unparsed row '%.200s'", l);
