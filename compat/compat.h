@@ -108,6 +108,37 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 #endif
 
 /*
+ * The "lazyfree" live fix (src/fix_lazyfree.c): already in the kernel,
+ * carried on a 6.12-like (COMPAT_LAZYFREE_FIX_FOLIO) or 6.1-like
+ * (COMPAT_LAZYFREE_FIX_PAGE) hpage_collapse_scan_pmd(), or not carried.
+ */
+#if defined(COMPAT_LAZYFREE_FIX_IS_UPSTREAM)
+#define COMPAT_LAZYFREE_FIX_UPSTREAM \
+	"include/linux/page-flags.h defines folio_test_lazyfree(): seed 003 is merged (v7.2, \"mm: khugepaged: skip lazy-free folios\")"
+#define COMPAT_LAZYFREE_FIX_UNSUPPORTED NULL
+#elif defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE)
+#define COMPAT_LAZYFREE_FIX_UPSTREAM NULL
+#define COMPAT_LAZYFREE_FIX_UNSUPPORTED NULL
+#else
+#define COMPAT_LAZYFREE_FIX_UPSTREAM NULL
+#define COMPAT_LAZYFREE_FIX_UNSUPPORTED \
+	"no known form of khugepaged's hpage_collapse_scan_pmd() in this kernel"
+#endif
+
+/* VM_DROPPABLE: since v6.11 ("mm: add MAP_DROPPABLE ..."); none before. */
+#ifdef COMPAT_CANNOT_VM_DROPPABLE
+#define VM_DROPPABLE VM_NONE
+#endif
+
+#ifndef COMPAT_LAZYFREE_FIX_IS_UPSTREAM
+/* include/linux/page-flags.h of v7.2 ("mm: add folio_test_lazyfree helper") */
+static __always_inline bool folio_test_lazyfree(struct folio *folio)
+{
+	return folio_test_anon(folio) && !folio_test_swapbacked(folio);
+}
+#endif
+
+/*
  * The adapters below call unexported kernel functions that symbols.c
  * resolves into ma_sym.
  */
@@ -190,5 +221,51 @@ compat_referenced_invalid_vma(struct mem_cgroup *memcg)
 #endif
 	return ma_sym.invalid_folio_referenced_vma;
 }
+
+/*
+ * hpage_collapse_scan_pmd() before v6.9 (6.1): a page is shared when its
+ * own mapcount exceeds 1, tested before anything else about the page, and
+ * is_refcount_suitable() takes the page; a uffd-wp swap entry is tested
+ * with pte_swp_uffd_wp(). Since, a folio is "likely mapped shared"
+ * (folio_likely_mapped_shared(), after the anon test), is_refcount_suitable()
+ * takes the folio, and pte_swp_uffd_wp_any() also catches uffd-wp markers.
+ */
+#ifdef COMPAT_LAZYFREE_FIX_PAGE
+#define COMPAT_KHUGEPAGED_SHARED_FIRST 1
+#else
+#define COMPAT_KHUGEPAGED_SHARED_FIRST 0
+#endif
+
+#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE)
+#include <linux/userfaultfd_k.h>
+
+static inline bool compat_khugepaged_mapped_shared(struct page *page,
+						   struct folio *folio)
+{
+#ifdef COMPAT_LAZYFREE_FIX_PAGE
+	return page_mapcount(page) > 1;
+#else
+	return folio_likely_mapped_shared(folio);
+#endif
+}
+
+static inline bool compat_khugepaged_swp_uffd_wp(pte_t pte)
+{
+#ifdef COMPAT_LAZYFREE_FIX_PAGE
+	return pte_swp_uffd_wp(pte);
+#else
+	return pte_swp_uffd_wp_any(pte);
+#endif
+}
+
+static inline bool compat_is_refcount_suitable(struct folio *folio)
+{
+#ifdef COMPAT_LAZYFREE_FIX_PAGE
+	return ((bool (*)(struct page *))ma_sym.is_refcount_suitable)(&folio->page);
+#else
+	return ma_sym.is_refcount_suitable(folio);
+#endif
+}
+#endif
 
 #endif /* _MLOCK_AUDIT_COMPAT_H */

@@ -32,11 +32,12 @@
 static struct ma_fix *const ma_fixes[] = {
 	&ma_fix_mlock,
 	&ma_fix_fault,
+	&ma_fix_lazyfree,
 };
 
 static char *ma_fixes_param;
 module_param_named(fixes, ma_fixes_param, charp, 0444);
-MODULE_PARM_DESC(fixes, "Live fixes to apply at load: all (default), none, or a comma-separated list of: mlock, fault");
+MODULE_PARM_DESC(fixes, "Live fixes to apply at load: all (default), none, or a comma-separated list of: mlock, fault, lazyfree");
 
 #define MA_FIXES_PARAM_MAX	256
 #define MA_KLP_FUNCS_MAX	16
@@ -210,7 +211,7 @@ static int ma_fixes_parse(bool *want, bool *named_fix)
 				named_fix[i] = true;
 			}
 		} else {
-			pr_err("fixes=: unknown fix '%s' (known: all, none, mlock, fault)\n",
+			pr_err("fixes=: unknown fix '%s' (known: all, none, mlock, fault, lazyfree)\n",
 			       name);
 			ret = -EINVAL;
 		}

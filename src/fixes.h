@@ -53,6 +53,7 @@ struct ma_fix {
 
 extern struct ma_fix ma_fix_mlock;
 extern struct ma_fix ma_fix_fault;
+extern struct ma_fix ma_fix_lazyfree;
 
 int ma_fixes_init(void);
 void ma_fixes_exit(void);
@@ -97,5 +98,12 @@ static inline bool ma_mlock_large_allowed(void)
 vm_fault_t ma_finish_fault(struct vm_fault *vmf);
 vm_fault_t ma_filemap_map_pages(struct vm_fault *vmf, pgoff_t start_pgoff,
 				pgoff_t end_pgoff);
+
+/* The replacement function of the "lazyfree" fix. */
+struct collapse_control;
+int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
+			       unsigned long address, bool *mmap_locked,
+			       struct collapse_control *cc);
+extern atomic_long_t ma_lazyfree_skips;	/* ranges it left alone */
 
 #endif /* _MLOCK_AUDIT_FIXES_H */

@@ -114,4 +114,52 @@ static inline bool ma_folio_pte_full(struct vm_area_struct *vma,
 	return true;
 }
 
+/*
+ * mm/khugepaged.c: struct collapse_control, the same in 6.1
+ * (khugepaged.c:96-104) and 6.12 (:98-106). 7.3 adds fields, but the fixes
+ * that use it are upstream there.
+ */
+struct collapse_control {
+	bool is_khugepaged;
+
+	/* Num pages scanned per node */
+	u32 node_load[MAX_NUMNODES];
+
+	/* nodemask for allocation fallback */
+	nodemask_t alloc_nmask;
+};
+
+/*
+ * mm/khugepaged.c: enum scan_result, the values hpage_collapse_scan_pmd()
+ * returns itself; they are the same in 6.1 (khugepaged.c:29-60) and 6.12
+ * (:31-64). Decode trace output by name, not number: later values differ.
+ */
+enum scan_result {
+	SCAN_FAIL,
+	SCAN_SUCCEED,
+	SCAN_PMD_NULL,
+	SCAN_PMD_NONE,
+	SCAN_PMD_MAPPED,
+	SCAN_EXCEED_NONE_PTE,
+	SCAN_EXCEED_SWAP_PTE,
+	SCAN_EXCEED_SHARED_PTE,
+	SCAN_PTE_NON_PRESENT,
+	SCAN_PTE_UFFD_WP,
+	SCAN_PTE_MAPPED_HUGEPAGE,
+	SCAN_PAGE_RO,
+	SCAN_LACK_REFERENCED_PAGE,
+	SCAN_PAGE_NULL,
+	SCAN_SCAN_ABORT,
+	SCAN_PAGE_COUNT,
+	SCAN_PAGE_LRU,
+	SCAN_PAGE_LOCK,
+	SCAN_PAGE_ANON,
+};
+
+/*
+ * What the "lazyfree" fix returns for a skipped range: 6.1 and 6.12 have
+ * no SCAN_PAGE_LAZYFREE (7.2), and no caller acts on SCAN_FAIL.
+ */
+#define MA_SCAN_PAGE_LAZYFREE	SCAN_FAIL
+
 #endif /* _MLOCK_AUDIT_MM_INTERNAL_H */

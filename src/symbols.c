@@ -29,6 +29,10 @@ pte_t *(*compat_pte_offset_map_lock)(struct mm_struct *mm, pmd_t *pmd,
 #endif
 
 unsigned long *ma_huge_zero_pfn;
+unsigned int *ma_khugepaged_max_ptes_none;
+unsigned int *ma_khugepaged_max_ptes_swap;
+unsigned int *ma_khugepaged_max_ptes_shared;
+struct tracepoint *ma_tp_mm_khugepaged_scan_pmd;
 struct ma_kernel_syms ma_sym;
 
 enum { MA_SYM_DATA, MA_SYM_CALL };	/* what the address is used for */
@@ -42,6 +46,7 @@ struct ma_symbol {
 };
 
 #define MA_FIX_CALL(fix, sym) { #sym, (void **)&ma_sym.sym, MA_SYM_CALL, fix }
+#define MA_FIX_DATA(fix, sym, ptr) { #sym, (void **)&(ptr), MA_SYM_DATA, fix }
 
 static struct ma_symbol ma_symbols[] = {
 	{ "huge_zero_pfn", (void **)&ma_huge_zero_pfn, MA_SYM_DATA },
@@ -79,6 +84,19 @@ static struct ma_symbol ma_symbols[] = {
 	MA_FIX_CALL("fault", __pte_alloc),
 	MA_FIX_CALL("fault", set_pte_range),
 	MA_FIX_CALL("fault", mm_trace_rss_stat),
+#endif
+#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE)
+	MA_FIX_CALL("lazyfree", find_pmd_or_thp_or_none),
+	MA_FIX_CALL("lazyfree", vm_normal_page),
+	MA_FIX_CALL("lazyfree", hpage_collapse_scan_abort),
+	MA_FIX_CALL("lazyfree", is_refcount_suitable),
+	MA_FIX_CALL("lazyfree", collapse_huge_page),
+	MA_FIX_CALL("lazyfree", __mmu_notifier_test_young),
+	MA_FIX_DATA("lazyfree", khugepaged_max_ptes_none, ma_khugepaged_max_ptes_none),
+	MA_FIX_DATA("lazyfree", khugepaged_max_ptes_swap, ma_khugepaged_max_ptes_swap),
+	MA_FIX_DATA("lazyfree", khugepaged_max_ptes_shared, ma_khugepaged_max_ptes_shared),
+	MA_FIX_DATA("lazyfree", __tracepoint_mm_khugepaged_scan_pmd,
+		    ma_tp_mm_khugepaged_scan_pmd),
 #endif
 	{ }
 };

@@ -5,10 +5,18 @@
 #include <linux/mm_types.h>
 #include <linux/rmap.h>
 
+struct collapse_control;
+struct tracepoint;
+
 int ma_symbols_init(void);
 
 /* Unexported kernel data, resolved by ma_symbols_init(). */
 extern unsigned long *ma_huge_zero_pfn;	/* mm/huge_memory.c */
+/* mm/khugepaged.c, for the "lazyfree" fix */
+extern unsigned int *ma_khugepaged_max_ptes_none;
+extern unsigned int *ma_khugepaged_max_ptes_swap;
+extern unsigned int *ma_khugepaged_max_ptes_shared;
+extern struct tracepoint *ma_tp_mm_khugepaged_scan_pmd;
 
 /*
  * Unexported kernel functions that the live fixes call or hand to the
@@ -56,6 +64,16 @@ struct ma_kernel_syms {
 	void (*split_huge_pmd_address)(struct vm_area_struct *vma,
 				       unsigned long address, bool freeze,
 				       struct folio *folio);
+	/* mm/khugepaged.c (static) and mm/mmu_notifier.c, for "lazyfree" */
+	int (*find_pmd_or_thp_or_none)(struct mm_struct *mm, unsigned long address,
+				       pmd_t **pmd);
+	bool (*hpage_collapse_scan_abort)(int nid, struct collapse_control *cc);
+	bool (*is_refcount_suitable)(struct folio *folio);
+	int (*collapse_huge_page)(struct mm_struct *mm, unsigned long address,
+				  int referenced, int unmapped,
+				  struct collapse_control *cc);
+	int (*__mmu_notifier_test_young)(struct mm_struct *mm,
+					 unsigned long address);
 };
 
 extern struct ma_kernel_syms ma_sym;
