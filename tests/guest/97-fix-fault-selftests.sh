@@ -23,12 +23,6 @@ unload
 xfs_mount
 mkdir -p /mnt/advise
 mount -t tmpfs -o huge=advise,size=256m tmpfs /mnt/advise || fail "tmpfs huge=advise"
-# results FILE: the result lines of a run, colours and numbers stripped
-ESC=$(printf '\033')
-results() {
-	sed "s/$ESC\[[0-9;]*m//g" "$1" | grep -E '(OK|Fail|Skip|Timeout)$|^(ok|not ok) |^Bail' |
-		sed 's/ *#.*//; s/[0-9]\{3,\}/N/g'
-}
 # run MODE [split]: the khugepaged cases (and split_huge_page_test) with
 # fixes=MODE
 run() {
@@ -42,7 +36,7 @@ run() {
 	echo "khugepaged_shmem $?" >>/tmp/rc.$1
 	(cd /tmp && $ST/khugepaged madvise:file /mnt/advise) >/tmp/khf.$1 2>&1
 	echo "khugepaged_file $?" >>/tmp/rc.$1
-	for f in split khs khf; do [ -f /tmp/$f.$1 ] && results /tmp/$f.$1 >/tmp/$f.$1.res; done
+	for f in split khs khf; do [ -f /tmp/$f.$1 ] && ksft_results /tmp/$f.$1 >/tmp/$f.$1.res; done
 	unload
 }
 # split_huge_page_test takes 2 minutes under TCG: it runs with the fixes,

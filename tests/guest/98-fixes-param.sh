@@ -23,11 +23,11 @@ s=$(states)
 info "fixes=none: $s"
 echo "$s" | grep -q -E 'state=(active|pending)' && fail "fixes=none: $s"
 unload
-for f in mlock fault; do
+for f in mlock fault lazyfree; do
 	load fixes=$f
 	s=$(states)
 	info "fixes=$f: $s"
-	for o in mlock fault; do
+	for o in mlock fault lazyfree; do
 		st=$(fix_state $o)
 		if [ $o = $f ]; then
 			case $st in active|upstream|unsupported) ;; *) fail "fixes=$f: $o is $st" ;; esac

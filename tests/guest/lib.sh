@@ -97,3 +97,11 @@ unhold() {
 	done
 	wait
 }
+
+# ksft_results FILE: the result lines of a kselftest run, colours and
+# numbers stripped, to compare two runs
+ksft_results() {
+	sed "s/$(printf '\033')\[[0-9;]*m//g" "$1" |
+		grep -E '(OK|Fail|Skip|Timeout)$|^(ok|not ok) |^Bail' |
+		sed 's/ *#.*//; s/[0-9]\{3,\}/N/g'
+}

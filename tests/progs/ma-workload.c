@@ -13,6 +13,11 @@
  *   ma-workload anon-collapse MB SECONDS
  *	The same, but touched as small pages before MADV_HUGEPAGE, so
  *	khugepaged has something to collapse.
+ *   ma-workload lazyfree MB SECONDS
+ *	Small pages written, MADV_FREE'd, read again (referenced, still
+ *	clean and lazy-free), then MADV_HUGEPAGE; prints "ready" and holds.
+ *   ma-workload lazyfree-madv-collapse MB SECONDS
+ *	The same, then MADV_COLLAPSE; prints "madv_collapse=0" or -errno.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -123,6 +128,47 @@ static int anon_thp(long mb, long seconds, int collapse)
 	return 0;
 }
 
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+
+/*
+ * LAZYFREE: small pages written, given back with MADV_FREE, then read (so
+ * they are referenced but stay clean and lazy-free), then MADV_HUGEPAGE.
+ * With COLLAPSE, MADV_COLLAPSE is asked for right away. Prints "ready" and
+ * holds the memory SECONDS.
+ */
+static int lazyfree(long mb, long seconds, int collapse)
+{
+	size_t len = (size_t)mb << 20, huge = 2UL << 20, off;
+	long page = sysconf(_SC_PAGESIZE);
+	volatile char sum = 0;
+	char *raw, *p;
+
+	raw = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED)
+		die("mmap");
+	p = (char *)(((unsigned long)raw + huge - 1) & ~(huge - 1));
+	if (madvise(p, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	for (off = 0; off < len; off += page)
+		p[off] = 1;
+	if (madvise(p, len, MADV_FREE))
+		die("madvise(MADV_FREE)");
+	for (off = 0; off < len; off += page)
+		sum += p[off];
+	if (madvise(p, len, MADV_HUGEPAGE))
+		die("madvise(MADV_HUGEPAGE)");
+	if (collapse)
+		printf("madv_collapse=%d\n", madvise(p, len, MADV_COLLAPSE) ? -errno : 0);
+	printf("ready\n");
+	fflush(stdout);
+	sleep(seconds);
+	munmap(raw, len + huge);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "file-touch"))
@@ -132,9 +178,15 @@ int main(int argc, char **argv)
 		return anon_thp(number(argv[2], "MB"), number(argv[3], "SECONDS"), 0);
 	if (argc == 4 && !strcmp(argv[1], "anon-collapse"))
 		return anon_thp(number(argv[2], "MB"), number(argv[3], "SECONDS"), 1);
+	if (argc == 4 && !strcmp(argv[1], "lazyfree"))
+		return lazyfree(number(argv[2], "MB"), number(argv[3], "SECONDS"), 0);
+	if (argc == 4 && !strcmp(argv[1], "lazyfree-madv-collapse"))
+		return lazyfree(number(argv[2], "MB"), number(argv[3], "SECONDS"), 1);
 	fprintf(stderr,
 		"usage: ma-workload file-touch DIR MB ITERATIONS\n"
 		"       ma-workload anon-thp MB SECONDS\n"
-		"       ma-workload anon-collapse MB SECONDS\n");
+		"       ma-workload anon-collapse MB SECONDS\n"
+		"       ma-workload lazyfree MB SECONDS\n"
+		"       ma-workload lazyfree-madv-collapse MB SECONDS\n");
 	return 2;
 }
