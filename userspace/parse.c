@@ -173,6 +173,16 @@ static void *append(void *arr, size_t n, size_t size)
 	return p + n * size;
 }
 
+/* "KEY VALUE": cut LINE after KEY and return VALUE, or NULL. */
+static char *split_key(char *line)
+{
+	char *val = strchr(line, ' ');
+
+	if (val)
+		*val++ = 0;
+	return val;
+}
+
 int ma_parse_version(const struct ma_opts *o, struct ma_version *v, char *msg)
 {
 	char *buf = NULL, *p, *l, *val;
@@ -183,12 +193,11 @@ int ma_parse_version(const struct ma_opts *o, struct ma_version *v, char *msg)
 	if (ret)
 		goto out;
 	while ((l = next_line(&p))) {
-		val = strchr(l, ' ');
+		val = split_key(l);
 		if (!val) {
 			ret = fail(msg, "unparsed line '%.200s'", l);
 			goto out;
 		}
-		*val++ = 0;
 		if (!strcmp(l, "module"))
 			seen |= copy(v->module, sizeof(v->module), val) << 0;
 		else if (!strcmp(l, "kernel"))
@@ -344,12 +353,11 @@ int ma_parse_summary(const struct ma_opts *o, struct ma_summary *s, char *msg)
 	if (ret)
 		goto out;
 	while ((l = next_line(&p))) {
-		val = strchr(l, ' ');
+		val = split_key(l);
 		if (!val) {
 			ret = fail(msg, "unparsed line '%.200s'", l);
 			goto out;
 		}
-		*val++ = 0;
 		for (i = 0; i < nkeys; i++)
 			if (!strcmp(l, keys[i].key))
 				break;

@@ -100,21 +100,29 @@ static int file_touch(const char *dir, long mb, long iters)
 	return 0;
 }
 
+#define HUGE_SIZE (2UL << 20)
+
+/* LEN bytes of private anonymous memory at a 2 MiB boundary; munmap *RAW. */
+static char *map_aligned(size_t len, char **raw)
+{
+	*raw = mmap(NULL, len + HUGE_SIZE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*raw == MAP_FAILED)
+		die("mmap");
+	return (char *)(((unsigned long)*raw + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
+}
+
 /*
  * COLLAPSE: fault the memory in as small pages first (MADV_NOHUGEPAGE), then
  * advise MADV_HUGEPAGE, so that only khugepaged can make it huge.
  */
 static int anon_thp(long mb, long seconds, int collapse)
 {
-	size_t len = (size_t)mb << 20, huge = 2UL << 20, off;
+	size_t len = (size_t)mb << 20, off;
 	long page = sysconf(_SC_PAGESIZE);
 	char *raw, *p;
 
-	raw = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (raw == MAP_FAILED)
-		die("mmap");
-	p = (char *)(((unsigned long)raw + huge - 1) & ~(huge - 1));
+	p = map_aligned(len, &raw);
 	if (collapse && madvise(p, len, MADV_NOHUGEPAGE))
 		die("madvise(MADV_NOHUGEPAGE)");
 	if (!collapse && madvise(p, len, MADV_HUGEPAGE))
@@ -124,7 +132,7 @@ static int anon_thp(long mb, long seconds, int collapse)
 	if (collapse && madvise(p, len, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
 	sleep(seconds);
-	munmap(raw, len + huge);
+	munmap(raw, len + HUGE_SIZE);
 	return 0;
 }
 
@@ -140,16 +148,12 @@ static int anon_thp(long mb, long seconds, int collapse)
  */
 static int lazyfree(long mb, long seconds, int collapse)
 {
-	size_t len = (size_t)mb << 20, huge = 2UL << 20, off;
+	size_t len = (size_t)mb << 20, off;
 	long page = sysconf(_SC_PAGESIZE);
 	volatile char sum = 0;
 	char *raw, *p;
 
-	raw = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (raw == MAP_FAILED)
-		die("mmap");
-	p = (char *)(((unsigned long)raw + huge - 1) & ~(huge - 1));
+	p = map_aligned(len, &raw);
 	if (madvise(p, len, MADV_NOHUGEPAGE))
 		die("madvise(MADV_NOHUGEPAGE)");
 	for (off = 0; off < len; off += page)
@@ -165,7 +169,7 @@ static int lazyfree(long mb, long seconds, int collapse)
 	printf("ready\n");
 	fflush(stdout);
 	sleep(seconds);
-	munmap(raw, len + huge);
+	munmap(raw, len + HUGE_SIZE);
 	return 0;
 }
 
