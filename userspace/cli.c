@@ -137,15 +137,10 @@ int ma_parse_global(int *argc, char **argv, struct ma_opts *opts, bool *help)
 		char *a = argv[i];
 
 		if (!strcmp(a, "trace") && out == 1) {
-			/* trace takes everything after it; nothing before it */
-			if (i != 1) {
-				fprintf(stderr, "%s: trace has its own options: put them after 'trace' (see %s trace --help)\n",
-					MA_NAME, MA_NAME);
-				return MA_EXIT_USAGE;
-			}
-			for (; i < *argc; i++)
-				argv[out++] = argv[i];
-			break;
+			/* main() runs a leading trace: nothing may come before it */
+			fprintf(stderr, "%s: trace has its own options: put them after 'trace' (see %s trace --help)\n",
+				MA_NAME, MA_NAME);
+			return MA_EXIT_USAGE;
 		}
 		if (!strcmp(a, "--json")) {
 			opts->fmt = MA_FMT_JSON;

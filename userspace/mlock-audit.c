@@ -47,8 +47,6 @@ int main(int argc, char **argv)
 		ma_usage(stdout);
 		return MA_EXIT_OK;
 	}
-	if (argc > 1 && !strcmp(argv[1], "trace"))
-		return trace_main(argc - 1, argv + 1);	/* not reached */
 	if (argc < 2)
 		return ma_cmd_summary(&opts, 1, dflt);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
