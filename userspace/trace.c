@@ -150,17 +150,19 @@ static void on_signal(int sig)
 /* The name of a scan_result value, from the running kernel's BTF. */
 static const char *scan_result_name(int value, char *buf, size_t len)
 {
-	const struct btf_type *t;
+	static const struct btf_type *t;	/* looked up once: BTF is large */
+	static bool looked_up;
 	const struct btf_enum *e;
 	int id, i;
 
 	snprintf(buf, len, "%d", value);
-	if (!vmlinux_btf)
+	if (!looked_up && vmlinux_btf) {
+		id = btf__find_by_name_kind(vmlinux_btf, "scan_result", BTF_KIND_ENUM);
+		t = id < 0 ? NULL : btf__type_by_id(vmlinux_btf, id);
+		looked_up = true;
+	}
+	if (!t)
 		return buf;
-	id = btf__find_by_name_kind(vmlinux_btf, "scan_result", BTF_KIND_ENUM);
-	if (id < 0)
-		return buf;
-	t = btf__type_by_id(vmlinux_btf, id);
 	e = btf_enum(t);
 	for (i = 0; i < btf_vlen(t); i++, e++)
 		if (e->val == value)
