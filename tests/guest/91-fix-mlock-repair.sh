@@ -1,6 +1,6 @@
 # The "mlock" fix repairs at load and leaves nothing mlocked behind:
 #  - a process that MAP_LOCKed 64 MiB of XFS large folios before modprobe
-#    has them in Mlocked within a few seconds of it (repair at load);
+#    has them in Mlocked within 5 s of the livepatch transition (repair at load);
 #  - after the process exits, Mlocked and Unevictable are back to their
 #    base line, with the fix active, after it was disabled, and after
 #    rmmod while the locked process was still running.
@@ -38,14 +38,13 @@ F="--file /mnt/xfs/f --mb $MB --lock maplocked"
 # 1. repair at load, then disable, then exit
 hold $F
 before=$(dm)
-t0=$(date +%s)
 load
 n=0
 while [ "$(dm)" -lt $((MB * 1024)) ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 after=$(dm)
 info "repair: Mlocked +$before kB before modprobe, +$after kB $((n * 100)) ms after the transition; $(grep '^fix=mlock' $DBG/fixes | cut -d' ' -f3-6)"
-[ "$after" -ge $((MB * 1024)) ] || fail "repair: Mlocked +$after kB 5 s after modprobe, want +$((MB * 1024))"
-[ $(($(date +%s) - t0)) -le 10 ] || fail "repair took more than 10 s"
+info "livepatch transition: $(sed -n 's/^livepatch .*\(transition_ms=[-0-9]*\).*/\1/p' $DBG/fixes) (not bounded here: see 92)"
+[ "$after" -ge $((MB * 1024)) ] || fail "repair: Mlocked +$after kB 5 s after the transition, want +$((MB * 1024))"
 lp_disable
 info "disabled: Mlocked +$(dm) kB while the process still holds its mapping"
 unhold
