@@ -125,6 +125,27 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 	"no known form of khugepaged's hpage_collapse_scan_pmd() in this kernel"
 #endif
 
+/*
+ * The "scanresume" live fix (src/fix_scanresume.c): in no released kernel.
+ * Carried on a khugepaged() of the 6.12 form (COMPAT_SCANRESUME_FIX_ORDERS)
+ * or of the 6.1 form (COMPAT_SCANRESUME_FIX_VMA_CHECK).
+ */
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+#define COMPAT_SCANRESUME_FIX_UNSUPPORTED NULL
+#else
+#define COMPAT_SCANRESUME_FIX_UNSUPPORTED \
+	"the khugepaged of v6.18 and later (collapse_scan_mm_slot(), bare struct mm_slot) is not carried yet"
+#endif
+
+/*
+ * The livepatch transition's target state: KLP_PATCHED before v6.9
+ * ("livepatch: Rename KLP_* to KLP_TRANSITION_*").
+ */
+#include <linux/livepatch.h>
+#ifndef KLP_TRANSITION_PATCHED
+#define KLP_TRANSITION_PATCHED KLP_PATCHED
+#endif
+
 /* VM_DROPPABLE: since v6.11 ("mm: add MAP_DROPPABLE ..."); none before. */
 #ifdef COMPAT_CANNOT_VM_DROPPABLE
 #define VM_DROPPABLE VM_NONE
@@ -265,6 +286,81 @@ static inline bool compat_is_refcount_suitable(struct folio *folio)
 #else
 	return ma_sym.is_refcount_suitable(folio);
 #endif
+}
+#endif
+
+/*
+ * How khugepaged (the "scanresume" replacement of khugepaged()) judges a
+ * VMA, an mm and the THP settings.
+ *
+ * The 6.12 form: thp_vma_allowable_order() with TVA_ENFORCE_SYSFS (v6.8,
+ * "mm: thp: introduce multi-size THP sysfs interface"), rewritten here
+ * because the settings it reads are not exported; the MMF_DISABLE_THP test
+ * of hpage_collapse_test_exit_or_disable(); and hugepage_pmd_enabled().
+ * The 6.1 form: hugepage_vma_check(), hpage_collapse_test_exit() alone,
+ * hugepage_flags_enabled(), and a try_to_freeze() in the scan loop. The
+ * last three changed between v6.1 and v6.12 in commits not identified
+ * here; each form matches its Debian kernel's mm/khugepaged.c.
+ */
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS)
+static inline bool compat_khugepaged_vma_suitable(struct vm_area_struct *vma)
+{
+	unsigned long flags = vma->vm_flags, thp = READ_ONCE(*ma_kh.thp_flags);
+	unsigned long orders = BIT(PMD_ORDER);
+
+	if (vma_is_anonymous(vma)) {
+		unsigned long mask = READ_ONCE(*ma_kh.anon_orders_always);
+		bool global = thp & (BIT(TRANSPARENT_HUGEPAGE_FLAG) |
+				     BIT(TRANSPARENT_HUGEPAGE_REQ_MADV_FLAG));
+
+		if (flags & VM_HUGEPAGE)
+			mask |= READ_ONCE(*ma_kh.anon_orders_madvise);
+		if ((thp & BIT(TRANSPARENT_HUGEPAGE_FLAG)) ||
+		    ((flags & VM_HUGEPAGE) && global))
+			mask |= READ_ONCE(*ma_kh.anon_orders_inherit);
+		orders &= mask;
+		if (!orders)
+			return false;
+	}
+	return ma_sym.__thp_vma_allowable_orders(vma, flags, TVA_ENFORCE_SYSFS, orders);
+}
+
+static inline bool compat_khugepaged_enabled(void)
+{
+	return ma_sym.hugepage_pmd_enabled();
+}
+
+static inline bool compat_khugepaged_test_exit_or_disable(struct mm_struct *mm)
+{
+	return !atomic_read(&mm->mm_users) || test_bit(MMF_DISABLE_THP, &mm->flags);
+}
+
+static inline bool compat_khugepaged_try_to_freeze(void)
+{
+	return false;
+}
+#elif defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+#include <linux/freezer.h>
+
+static inline bool compat_khugepaged_vma_suitable(struct vm_area_struct *vma)
+{
+	return ma_sym.hugepage_vma_check(vma, vma->vm_flags, false, false, true);
+}
+
+static inline bool compat_khugepaged_enabled(void)
+{
+	return READ_ONCE(*ma_kh.thp_flags) & (BIT(TRANSPARENT_HUGEPAGE_FLAG) |
+					      BIT(TRANSPARENT_HUGEPAGE_REQ_MADV_FLAG));
+}
+
+static inline bool compat_khugepaged_test_exit_or_disable(struct mm_struct *mm)
+{
+	return !atomic_read(&mm->mm_users);
+}
+
+static inline bool compat_khugepaged_try_to_freeze(void)
+{
+	return try_to_freeze();
 }
 #endif
 

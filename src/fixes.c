@@ -33,11 +33,12 @@ static struct ma_fix *const ma_fixes[] = {
 	&ma_fix_mlock,
 	&ma_fix_fault,
 	&ma_fix_lazyfree,
+	&ma_fix_scanresume,
 };
 
 static char *ma_fixes_param;
 module_param_named(fixes, ma_fixes_param, charp, 0444);
-MODULE_PARM_DESC(fixes, "Live fixes to apply at load: all (default), none, or a comma-separated list of: mlock, fault, lazyfree");
+MODULE_PARM_DESC(fixes, "Live fixes to apply at load: all (default), none, or a comma-separated list of: mlock, fault, lazyfree, scanresume");
 
 #define MA_FIXES_PARAM_MAX	256
 #define MA_KLP_FUNCS_MAX	16
@@ -111,6 +112,26 @@ static int ma_pre_patch(struct klp_object *obj)
 	return 0;
 }
 
+/* Tell the fixes in the patch that a transition has started. */
+static void ma_fixes_transition(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->queued && ma_fixes[i]->transition)
+			ma_fixes[i]->transition(ma_fixes[i]);
+}
+
+/* ... and that the patch is gone (again, at unload). */
+static void ma_fixes_unpatched(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->queued && ma_fixes[i]->unpatched)
+			ma_fixes[i]->unpatched(ma_fixes[i]);
+}
+
 static void ma_pre_unpatch(struct klp_object *obj)
 {
 	unsigned int i;
@@ -119,6 +140,7 @@ static void ma_pre_unpatch(struct klp_object *obj)
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 		if (ma_fixes[i]->state == MA_FIX_ACTIVE && ma_fixes[i]->deactivating)
 			ma_fixes[i]->deactivating(ma_fixes[i]);
+	ma_fixes_transition();
 }
 
 static void ma_post_unpatch(struct klp_object *obj)
@@ -134,6 +156,7 @@ static void ma_post_unpatch(struct klp_object *obj)
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
 			ma_fixes[i]->deactivating(ma_fixes[i]);
+	ma_fixes_unpatched();
 
 	ma_fixes_set(MA_FIX_ACTIVE, MA_FIX_OFF, why);
 	ma_fixes_set(MA_FIX_PENDING, MA_FIX_OFF, why);
@@ -158,6 +181,16 @@ static struct klp_patch ma_klp_patch = {
 	.mod = THIS_MODULE,
 	.objs = ma_klp_objs,
 };
+
+/**
+ * ma_fixes_patch() - the livepatch that carries the fixes.
+ *
+ * Return: it, registered or not.
+ */
+struct klp_patch *ma_fixes_patch(void)
+{
+	return &ma_klp_patch;
+}
 
 static struct ma_fix *ma_fix_find(const char *name)
 {
@@ -211,7 +244,7 @@ static int ma_fixes_parse(bool *want, bool *named_fix)
 				named_fix[i] = true;
 			}
 		} else {
-			pr_err("fixes=: unknown fix '%s' (known: all, none, mlock, fault, lazyfree)\n",
+			pr_err("fixes=: unknown fix '%s' (known: all, none, mlock, fault, lazyfree, scanresume)\n",
 			       name);
 			ret = -EINVAL;
 		}
@@ -304,7 +337,9 @@ int ma_fixes_init(void)
 			ma_fixes[i]->queued = false;
 		ma_fixes_set(MA_FIX_PENDING, MA_FIX_UNSUPPORTED,
 			     "klp_enable_patch() failed (see the kernel log)");
+		return 0;
 	}
+	ma_fixes_transition();
 	return 0;
 }
 
@@ -317,6 +352,7 @@ void ma_fixes_exit(void)
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
 			ma_fixes[i]->deactivating(ma_fixes[i]);
+	ma_fixes_unpatched();
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 		kfree(ma_fixes[i]->detail_alloc);
 }

@@ -43,6 +43,16 @@ struct ma_fix {
 	 * must be idempotent).
 	 */
 	void (*deactivating)(struct ma_fix *fix);
+	/*
+	 * A transition of the livepatch has started: after klp_enable_patch()
+	 * and before disabling (must not take klp_mutex).
+	 */
+	void (*transition)(struct ma_fix *fix);
+	/*
+	 * The livepatch is gone: its transition to unpatched completed, or
+	 * the module unloads (may sleep; must be idempotent).
+	 */
+	void (*unpatched)(struct ma_fix *fix);
 	void (*show)(struct seq_file *m, struct ma_fix *fix);
 
 	enum ma_fix_state state;
@@ -54,11 +64,13 @@ struct ma_fix {
 extern struct ma_fix ma_fix_mlock;
 extern struct ma_fix ma_fix_fault;
 extern struct ma_fix ma_fix_lazyfree;
+extern struct ma_fix ma_fix_scanresume;
 
 int ma_fixes_init(void);
 void ma_fixes_exit(void);
 int ma_fixes_show(struct seq_file *m);
 void ma_fix_event(enum ma_fix_event ev, struct folio *folio);
+struct klp_patch *ma_fixes_patch(void);
 
 /* The replacement functions of the "mlock" fix. */
 void ma_folio_add_anon_rmap_ptes(struct folio *folio, struct page *page,
@@ -105,5 +117,11 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 			       unsigned long address, bool *mmap_locked,
 			       struct collapse_control *cc);
 extern atomic_long_t ma_lazyfree_skips;	/* ranges it left alone */
+
+/* The replacement function of the "scanresume" fix. */
+int ma_khugepaged(void *none);
+extern atomic_long_t ma_scanresume_resumes;
+/* klp shadow variable id: khugepaged's position in an mm ("ma", fix 4) */
+#define MA_SV_SCAN_POS	0x6d610004UL
 
 #endif /* _MLOCK_AUDIT_FIXES_H */

@@ -130,9 +130,9 @@ struct collapse_control {
 };
 
 /*
- * mm/khugepaged.c: enum scan_result, the values hpage_collapse_scan_pmd()
- * returns itself; they are the same in 6.1 (khugepaged.c:29-60) and 6.12
- * (:31-64). Decode trace output by name, not number: later values differ.
+ * mm/khugepaged.c: enum scan_result, up to the last value the live fixes
+ * use; they are the same in 6.1 (khugepaged.c:29-60) and 6.12 (:31-64).
+ * Decode trace output by name, not number: later values differ.
  */
 enum scan_result {
 	SCAN_FAIL,
@@ -154,6 +154,13 @@ enum scan_result {
 	SCAN_PAGE_LRU,
 	SCAN_PAGE_LOCK,
 	SCAN_PAGE_ANON,
+	SCAN_PAGE_COMPOUND,
+	SCAN_ANY_PROCESS,
+	SCAN_VMA_NULL,
+	SCAN_VMA_CHECK,
+	SCAN_ADDRESS_RANGE,
+	SCAN_DEL_PAGE_LRU,
+	SCAN_ALLOC_HUGE_PAGE_FAIL,
 };
 
 /*
@@ -161,5 +168,33 @@ enum scan_result {
  * no SCAN_PAGE_LAZYFREE (7.2), and no caller acts on SCAN_FAIL.
  */
 #define MA_SCAN_PAGE_LAZYFREE	SCAN_FAIL
+
+/* mm/mm_slot.h: struct mm_slot, the same from 6.1 to 7.3. */
+struct ma_mm_slot {
+	struct hlist_node hash;
+	struct list_head mm_node;
+	struct mm_struct *mm;
+};
+
+/*
+ * mm/khugepaged.c: struct khugepaged_mm_slot. 6.12 (khugepaged.c:112-114)
+ * has only the mm_slot; 6.1 (:112-118) also queues PTE-mapped THPs to
+ * collapse (MAX_PTE_MAPPED_THP, :94), until v6.5 ("mm/khugepaged:
+ * collapse_pte_mapped_thp() with mmap_read_lock()").
+ */
+struct ma_khugepaged_mm_slot {
+	struct ma_mm_slot slot;
+#ifdef COMPAT_SCANRESUME_FIX_VMA_CHECK
+	int nr_pte_mapped_thp;
+	unsigned long pte_mapped_thp[8];
+#endif
+};
+
+/* mm/khugepaged.c: struct khugepaged_scan (6.1 :128-136, 6.12 :124-132). */
+struct ma_khugepaged_scan {
+	struct list_head mm_head;
+	struct ma_khugepaged_mm_slot *mm_slot;
+	unsigned long address;
+};
 
 #endif /* _MLOCK_AUDIT_MM_INTERNAL_H */

@@ -33,6 +33,7 @@ unsigned int *ma_khugepaged_max_ptes_none;
 unsigned int *ma_khugepaged_max_ptes_swap;
 unsigned int *ma_khugepaged_max_ptes_shared;
 struct tracepoint *ma_tp_mm_khugepaged_scan_pmd;
+struct ma_khugepaged_syms ma_kh;
 struct ma_kernel_syms ma_sym;
 
 enum { MA_SYM_DATA, MA_SYM_CALL };	/* what the address is used for */
@@ -97,6 +98,43 @@ static struct ma_symbol ma_symbols[] = {
 	MA_FIX_DATA("lazyfree", khugepaged_max_ptes_shared, ma_khugepaged_max_ptes_shared),
 	MA_FIX_DATA("lazyfree", __tracepoint_mm_khugepaged_scan_pmd,
 		    ma_tp_mm_khugepaged_scan_pmd),
+#endif
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+	MA_FIX_CALL("scanresume", khugepaged),
+	MA_FIX_CALL("scanresume", collect_mm_slot),
+	MA_FIX_CALL("scanresume", hpage_collapse_scan_pmd),
+	MA_FIX_CALL("scanresume", hpage_collapse_scan_file),
+	MA_FIX_CALL("scanresume", collapse_pte_mapped_thp),
+	MA_FIX_CALL("scanresume", lru_add_drain_all),
+	MA_FIX_DATA("scanresume", khugepaged_scan, ma_kh.scan),
+	MA_FIX_DATA("scanresume", khugepaged_mm_lock, ma_kh.mm_lock),
+	MA_FIX_DATA("scanresume", khugepaged_pages_to_scan, ma_kh.pages_to_scan),
+	MA_FIX_DATA("scanresume", khugepaged_pages_collapsed, ma_kh.pages_collapsed),
+	MA_FIX_DATA("scanresume", khugepaged_full_scans, ma_kh.full_scans),
+	MA_FIX_DATA("scanresume", khugepaged_scan_sleep_millisecs,
+		    ma_kh.scan_sleep_millisecs),
+	MA_FIX_DATA("scanresume", khugepaged_alloc_sleep_millisecs,
+		    ma_kh.alloc_sleep_millisecs),
+	MA_FIX_DATA("scanresume", khugepaged_sleep_expire, ma_kh.sleep_expire),
+	MA_FIX_DATA("scanresume", khugepaged_wait, ma_kh.wait),
+	MA_FIX_DATA("scanresume", khugepaged_thread, ma_kh.thread),
+	MA_FIX_DATA("scanresume", khugepaged_mutex, ma_kh.mutex),
+	MA_FIX_DATA("scanresume", khugepaged_collapse_control, ma_kh.collapse_control),
+	MA_FIX_DATA("scanresume", transparent_hugepage_flags, ma_kh.thp_flags),
+	MA_FIX_DATA("scanresume", klp_transition_patch, ma_kh.klp_transition_patch),
+	MA_FIX_DATA("scanresume", klp_target_state, ma_kh.klp_target_state),
+#endif
+#ifdef COMPAT_SCANRESUME_FIX_ORDERS
+	MA_FIX_CALL("scanresume", __thp_vma_allowable_orders),
+	MA_FIX_CALL("scanresume", hugepage_pmd_enabled),
+	MA_FIX_DATA("scanresume", huge_anon_orders_always, ma_kh.anon_orders_always),
+	MA_FIX_DATA("scanresume", huge_anon_orders_madvise, ma_kh.anon_orders_madvise),
+	MA_FIX_DATA("scanresume", huge_anon_orders_inherit, ma_kh.anon_orders_inherit),
+#endif
+#ifdef COMPAT_SCANRESUME_FIX_VMA_CHECK
+	MA_FIX_CALL("scanresume", hugepage_vma_check),
+	MA_FIX_CALL("scanresume", find_pmd_or_thp_or_none),
+	MA_FIX_CALL("scanresume", khugepaged_add_pte_mapped_thp),
 #endif
 	{ }
 };

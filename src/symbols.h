@@ -6,6 +6,9 @@
 #include <linux/rmap.h>
 
 struct collapse_control;
+struct klp_patch;
+struct ma_khugepaged_mm_slot;
+struct ma_khugepaged_scan;
 struct tracepoint;
 
 int ma_symbols_init(void);
@@ -17,6 +20,30 @@ extern unsigned int *ma_khugepaged_max_ptes_none;
 extern unsigned int *ma_khugepaged_max_ptes_swap;
 extern unsigned int *ma_khugepaged_max_ptes_shared;
 extern struct tracepoint *ma_tp_mm_khugepaged_scan_pmd;
+
+/*
+ * mm/khugepaged.c, mm/huge_memory.c and kernel/livepatch/transition.c,
+ * for the "scanresume" fix: khugepaged's state and the livepatch
+ * transition it takes part in.
+ */
+struct ma_khugepaged_syms {
+	struct ma_khugepaged_scan *scan;		/* khugepaged_scan */
+	spinlock_t *mm_lock;				/* khugepaged_mm_lock */
+	unsigned int *pages_to_scan, *pages_collapsed, *full_scans;
+	unsigned int *scan_sleep_millisecs, *alloc_sleep_millisecs;
+	unsigned long *sleep_expire;
+	wait_queue_head_t *wait;			/* khugepaged_wait */
+	struct task_struct **thread;			/* khugepaged_thread */
+	struct mutex *mutex;				/* khugepaged_mutex */
+	struct collapse_control *collapse_control;
+	unsigned long *thp_flags;			/* transparent_hugepage_flags */
+	unsigned long *anon_orders_always, *anon_orders_madvise;
+	unsigned long *anon_orders_inherit;		/* 6.12 form only */
+	struct klp_patch **klp_transition_patch;
+	int *klp_target_state;
+};
+
+extern struct ma_khugepaged_syms ma_kh;
 
 /*
  * Unexported kernel functions that the live fixes call or hand to the
@@ -74,6 +101,31 @@ struct ma_kernel_syms {
 				  struct collapse_control *cc);
 	int (*__mmu_notifier_test_young)(struct mm_struct *mm,
 					 unsigned long address);
+	/* mm/khugepaged.c, mm/huge_memory.c, mm/swap.c, for "scanresume" */
+	int (*khugepaged)(void *none);
+	void (*collect_mm_slot)(struct ma_khugepaged_mm_slot *mm_slot);
+	int (*hpage_collapse_scan_pmd)(struct mm_struct *mm,
+				       struct vm_area_struct *vma,
+				       unsigned long address, bool *mmap_locked,
+				       struct collapse_control *cc);
+	int (*hpage_collapse_scan_file)(struct mm_struct *mm, unsigned long addr,
+					struct file *file, pgoff_t start,
+					struct collapse_control *cc);
+	int (*collapse_pte_mapped_thp)(struct mm_struct *mm, unsigned long addr,
+				       bool install_pmd);
+	void (*lru_add_drain_all)(void);
+	/* the 6.12 form */
+	unsigned long (*__thp_vma_allowable_orders)(struct vm_area_struct *vma,
+						    unsigned long vm_flags,
+						    unsigned long tva_flags,
+						    unsigned long orders);
+	bool (*hugepage_pmd_enabled)(void);
+	/* the 6.1 form */
+	bool (*hugepage_vma_check)(struct vm_area_struct *vma,
+				   unsigned long vm_flags, bool smaps,
+				   bool in_pf, bool enforce_sysfs);
+	bool (*khugepaged_add_pte_mapped_thp)(struct mm_struct *mm,
+					      unsigned long addr);
 };
 
 extern struct ma_kernel_syms ma_sym;

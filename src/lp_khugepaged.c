@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live fix "scanresume" (seed 004, "mm/khugepaged: scan mm's more
+ * efficiently under mmap_lock contention", posted November 2026 and in no
+ * released kernel): khugepaged remembers, per mm, where it stopped, and
+ * resumes there. Stock khugepaged starts an mm again at address 0 every
+ * time it comes back after mmap_read_trylock() failed, so under mmap_lock
+ * contention the end of a large mm is reached late or never. It also moves
+ * the position past each VMA it cannot collapse.
+ *
+ * The mm-slot scanner is inlined into the khugepaged() kthread function on
+ * every supported kernel, so ma_khugepaged() replaces khugepaged() whole.
+ * It behaves like khugepaged(), khugepaged_do_scan(),
+ * khugepaged_scan_mm_slot() and khugepaged_wait_work() of Debian 6.12.118
+ * mm/khugepaged.c:2359-2608 (COMPAT_SCANRESUME_FIX_ORDERS) and of Debian
+ * 6.1.192 mm/khugepaged.c:2266-2536 (COMPAT_SCANRESUME_FIX_VMA_CHECK, which
+ * also collapses the PTE-mapped THPs an mm has queued), except for the
+ * position of an mm:
+ *
+ *  - it is kept in a klp shadow variable of the mm's slot (struct
+ *    khugepaged_mm_slot has no room for it, and is gone in v6.18) when
+ *    khugepaged leaves the slot before it walked all of its VMAs, and
+ *    loaded when the slot becomes the current one again;
+ *  - after a VMA that cannot be collapsed it moves to the end of that VMA;
+ *  - it goes back to 0 only when the walk ran off the last VMA.
+ *
+ * The VM_BUG_ON()s of the stock code are VM_WARN_ON_ONCE()s, as seed 004
+ * makes them; Debian builds without CONFIG_DEBUG_VM, where both are empty.
+ *
+ * khugepaged_scan.address still holds the position in the current slot, so
+ * the stock khugepaged() carries on from it once the fix is disabled.
+ * Shadow variables are only touched by the khugepaged thread, while their
+ * slot is the current one (__khugepaged_exit() never frees that slot), or
+ * under khugepaged_mm_lock. A slot freed by __khugepaged_exit() while it
+ * was not current leaves its shadow behind until the slot's memory is
+ * reused or the fix is unloaded; the mm recorded in it keeps another mm
+ * from using it.
+ *
+ * How the khugepaged thread is moved onto this function, and back, is in
+ * fix_scanresume.c.
+ */
+#include <linux/atomic.h>
+#include <linux/file.h>
+#include <linux/freezer.h>
+#include <linux/huge_mm.h>
+#include <linux/kthread.h>
+#include <linux/livepatch.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/pagemap.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+
+#include "fixes.h"
+#include "mm_internal.h"
+
+atomic_long_t ma_scanresume_resumes;	/* visits that did not start at 0 */
+
+struct ma_scan_pos {
+	unsigned long address;
+	struct mm_struct *mm;	/* the slot's mm when it was saved */
+};
+
+static bool ma_mm_exiting(struct mm_struct *mm)
+{
+	return !atomic_read(&mm->mm_users);
+}
+
+/* Where to start in @mm_slot: its saved position, or 0. Atomic context. */
+static unsigned long ma_pos_load(struct ma_khugepaged_mm_slot *mm_slot)
+{
+	struct ma_scan_pos *pos = klp_shadow_get(mm_slot, MA_SV_SCAN_POS);
+
+	if (!pos || pos->mm != mm_slot->slot.mm || !pos->address)
+		return 0;
+	atomic_long_inc(&ma_scanresume_resumes);
+	return pos->address;
+}
+
+/*
+ * Keep @address for the next visit of @mm_slot, the current slot. Without
+ * memory for it, the next visit starts at 0, as stock khugepaged does.
+ */
+static void ma_pos_save(struct ma_khugepaged_mm_slot *mm_slot,
+			unsigned long address)
+{
+	struct ma_scan_pos *pos;
+
+	if (!address) {
+		klp_shadow_free(mm_slot, MA_SV_SCAN_POS, NULL);
+		return;
+	}
+	pos = klp_shadow_get_or_alloc(mm_slot, MA_SV_SCAN_POS, sizeof(*pos),
+				      GFP_KERNEL, NULL, NULL);
+	if (pos) {
+		pos->address = address;
+		pos->mm = mm_slot->slot.mm;
+	}
+}
+
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS)
+/*
+ * One PMD range of a VMA, 6.12 (khugepaged.c:2430-2456). False when the
+ * scan must stop with mmap_lock held.
+ */
+static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long address, bool *mmap_locked, int *result,
+			  struct collapse_control *cc)
+{
+	if (IS_ENABLED(CONFIG_SHMEM) && !vma_is_anonymous(vma)) {
+		struct file *file = get_file(vma->vm_file);
+		pgoff_t pgoff = linear_page_index(vma, address);
+
+		mmap_read_unlock(mm);
+		*mmap_locked = false;
+		*result = ma_sym.hpage_collapse_scan_file(mm, address, file,
+							  pgoff, cc);
+		fput(file);
+		if (*result == SCAN_PTE_MAPPED_HUGEPAGE) {
+			mmap_read_lock(mm);
+			if (compat_khugepaged_test_exit_or_disable(mm))
+				return false;
+			*result = ma_sym.collapse_pte_mapped_thp(mm, address, false);
+			if (*result == SCAN_PMD_MAPPED)
+				*result = SCAN_SUCCEED;
+			mmap_read_unlock(mm);
+		}
+	} else {
+		*result = ma_sym.hpage_collapse_scan_pmd(mm, vma, address,
+							 mmap_locked, cc);
+	}
+	if (*result == SCAN_SUCCEED)
+		++*ma_kh.pages_collapsed;
+	return true;
+}
+
+static void ma_collapse_pte_mapped_thps(struct ma_khugepaged_mm_slot *mm_slot)
+{
+}
+#elif defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+/* One PMD range of a VMA, 6.1 (khugepaged.c:2347-2380). */
+static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long address, bool *mmap_locked, int *result,
+			  struct collapse_control *cc)
+{
+	pmd_t *pmd;
+
+	if (IS_ENABLED(CONFIG_SHMEM) && !vma_is_anonymous(vma)) {
+		struct file *file = get_file(vma->vm_file);
+		pgoff_t pgoff = linear_page_index(vma, address);
+
+		mmap_read_unlock(mm);
+		*result = ma_sym.hpage_collapse_scan_file(mm, address, file,
+							  pgoff, cc);
+		*mmap_locked = false;
+		fput(file);
+	} else {
+		*result = ma_sym.hpage_collapse_scan_pmd(mm, vma, address,
+							 mmap_locked, cc);
+	}
+	if (*result == SCAN_PTE_MAPPED_HUGEPAGE) {
+		*result = ma_sym.find_pmd_or_thp_or_none(mm, address, &pmd);
+		if (*result != SCAN_SUCCEED ||
+		    !ma_sym.khugepaged_add_pte_mapped_thp(mm, address))
+			return true;
+	}
+	if (*result == SCAN_SUCCEED)
+		++*ma_kh.pages_collapsed;
+	return true;
+}
+
+/* khugepaged_collapse_pte_mapped_thps(), 6.1 (khugepaged.c:1610-1630). */
+static void ma_collapse_pte_mapped_thps(struct ma_khugepaged_mm_slot *mm_slot)
+{
+	struct mm_struct *mm = mm_slot->slot.mm;
+	int i;
+
+	if (likely(mm_slot->nr_pte_mapped_thp == 0))
+		return;
+	if (!mmap_write_trylock(mm))
+		return;
+	if (!ma_mm_exiting(mm))
+		for (i = 0; i < mm_slot->nr_pte_mapped_thp; i++)
+			ma_sym.collapse_pte_mapped_thp(mm, mm_slot->pte_mapped_thp[i],
+						       false);
+	mm_slot->nr_pte_mapped_thp = 0;
+	mmap_write_unlock(mm);
+}
+#endif
+
+/* khugepaged_scan_mm_slot(), with the position of seed 004. */
+static unsigned int ma_scan_mm_slot(unsigned int pages, int *result,
+				    struct collapse_control *cc)
+	__releases(ma_kh.mm_lock)
+	__acquires(ma_kh.mm_lock)
+{
+	struct ma_khugepaged_scan *scan = ma_kh.scan;
+	struct ma_khugepaged_mm_slot *mm_slot, *next;
+	struct vm_area_struct *vma;
+	struct vma_iterator vmi;
+	struct mm_struct *mm;
+	bool walked = false;
+	unsigned int progress = 0;
+
+	VM_WARN_ON_ONCE(!pages);
+	lockdep_assert_held(ma_kh.mm_lock);
+	*result = SCAN_FAIL;
+
+	if (scan->mm_slot) {
+		mm_slot = scan->mm_slot;
+	} else {
+		mm_slot = list_first_entry(&scan->mm_head,
+					   struct ma_khugepaged_mm_slot, slot.mm_node);
+		scan->address = ma_pos_load(mm_slot);
+		scan->mm_slot = mm_slot;
+	}
+	spin_unlock(ma_kh.mm_lock);
+	ma_collapse_pte_mapped_thps(mm_slot);
+
+	mm = mm_slot->slot.mm;
+	vma = NULL;
+	if (unlikely(!mmap_read_trylock(mm))) {
+		/* contended: come back to this address, not to 0 */
+		ma_pos_save(mm_slot, scan->address);
+		goto breakouterloop_mmap_lock;
+	}
+
+	progress++;
+	if (unlikely(compat_khugepaged_test_exit_or_disable(mm)))
+		goto breakouterloop;
+
+	vma_iter_init(&vmi, mm, scan->address);
+	for_each_vma(vmi, vma) {
+		unsigned long hstart, hend;
+
+		cond_resched();
+		if (unlikely(compat_khugepaged_test_exit_or_disable(mm))) {
+			progress++;
+			break;
+		}
+		if (!compat_khugepaged_vma_suitable(vma)) {
+			/* not collapsible: resume after it */
+			scan->address = ALIGN(vma->vm_end, HPAGE_PMD_SIZE);
+			progress++;
+			continue;
+		}
+		hstart = round_up(vma->vm_start, HPAGE_PMD_SIZE);
+		hend = round_down(vma->vm_end, HPAGE_PMD_SIZE);
+		if (scan->address > hend) {
+			progress++;
+			continue;
+		}
+		if (scan->address < hstart)
+			scan->address = hstart;
+		VM_WARN_ON_ONCE(scan->address & ~HPAGE_PMD_MASK);
+
+		while (scan->address < hend) {
+			bool mmap_locked = true;
+
+			cond_resched();
+			if (unlikely(compat_khugepaged_test_exit_or_disable(mm)))
+				goto breakouterloop;
+			VM_WARN_ON_ONCE(scan->address < hstart ||
+					scan->address + HPAGE_PMD_SIZE > hend);
+			if (!ma_scan_range(mm, vma, scan->address, &mmap_locked,
+					   result, cc))
+				goto breakouterloop;
+
+			scan->address += HPAGE_PMD_SIZE;
+			progress += HPAGE_PMD_NR;
+			if (!mmap_locked)
+				/* mmap_lock was dropped: see the stock comment */
+				goto breakouterloop_mmap_lock;
+			if (progress >= pages)
+				goto breakouterloop;
+		}
+	}
+	/* every VMA was looked at: the next visit starts at 0 */
+	walked = !vma;
+breakouterloop:
+	mmap_read_unlock(mm); /* exit_mmap will destroy ptes after this */
+breakouterloop_mmap_lock:
+	if (walked)
+		ma_pos_save(mm_slot, 0);
+
+	spin_lock(ma_kh.mm_lock);
+	VM_WARN_ON_ONCE(scan->mm_slot != mm_slot);
+	/*
+	 * Leave the slot if its mm is about to die, or if we scanned all its
+	 * VMAs or could not lock it; stock code releases it the same way.
+	 */
+	if (ma_mm_exiting(mm) || !vma) {
+		if (!list_is_last(&mm_slot->slot.mm_node, &scan->mm_head)) {
+			next = list_next_entry(mm_slot, slot.mm_node);
+			scan->mm_slot = next;
+			scan->address = ma_pos_load(next);
+		} else {
+			scan->mm_slot = NULL;
+			++*ma_kh.full_scans;
+		}
+		if (ma_mm_exiting(mm))
+			klp_shadow_free(mm_slot, MA_SV_SCAN_POS, NULL);
+		ma_sym.collect_mm_slot(mm_slot);
+	}
+	return progress;
+}
+
+static bool ma_has_work(void)
+{
+	return !list_empty(&ma_kh.scan->mm_head) && compat_khugepaged_enabled();
+}
+
+static bool ma_wait_event(void)
+{
+	return !list_empty(&ma_kh.scan->mm_head) || kthread_should_stop();
+}
+
+static bool ma_should_wakeup(void)
+{
+	return kthread_should_stop() ||
+	       time_after_eq(jiffies, READ_ONCE(*ma_kh.sleep_expire));
+}
+
+static void ma_alloc_sleep(void)
+{
+	DEFINE_WAIT(wait);
+
+	add_wait_queue(ma_kh.wait, &wait);
+	__set_current_state(TASK_INTERRUPTIBLE | TASK_FREEZABLE);
+	schedule_timeout(msecs_to_jiffies(READ_ONCE(*ma_kh.alloc_sleep_millisecs)));
+	remove_wait_queue(ma_kh.wait, &wait);
+}
+
+static void ma_do_scan(struct collapse_control *cc)
+{
+	unsigned int progress = 0, pass_through_head = 0;
+	unsigned int pages = READ_ONCE(*ma_kh.pages_to_scan);
+	bool wait = true;
+	int result = SCAN_SUCCEED;
+
+	ma_sym.lru_add_drain_all();
+
+	while (true) {
+		cond_resched();
+
+		if (unlikely(kthread_should_stop() || compat_khugepaged_try_to_freeze()))
+			break;
+
+		spin_lock(ma_kh.mm_lock);
+		if (!ma_kh.scan->mm_slot)
+			pass_through_head++;
+		if (ma_has_work() && pass_through_head < 2)
+			progress += ma_scan_mm_slot(pages - progress, &result, cc);
+		else
+			progress = pages;
+		spin_unlock(ma_kh.mm_lock);
+
+		if (progress >= pages)
+			break;
+
+		if (result == SCAN_ALLOC_HUGE_PAGE_FAIL) {
+			/* sleep after the first failure, give up at the second */
+			if (!wait)
+				break;
+			wait = false;
+			ma_alloc_sleep();
+		}
+	}
+}
+
+static void ma_wait_work(void)
+{
+	if (ma_has_work()) {
+		const unsigned long scan_sleep_jiffies =
+			msecs_to_jiffies(READ_ONCE(*ma_kh.scan_sleep_millisecs));
+
+		if (!scan_sleep_jiffies)
+			return;
+
+		WRITE_ONCE(*ma_kh.sleep_expire, jiffies + scan_sleep_jiffies);
+		wait_event_freezable_timeout(*ma_kh.wait, ma_should_wakeup(),
+					     scan_sleep_jiffies);
+		return;
+	}
+
+	if (compat_khugepaged_enabled())
+		wait_event_freezable(*ma_kh.wait, ma_wait_event());
+}
+
+/**
+ * ma_khugepaged() - the khugepaged kthread, with seed 004.
+ * @none: unused, as for khugepaged()
+ *
+ * Return: 0 once the thread is told to stop.
+ */
+int ma_khugepaged(void *none)
+{
+	struct ma_khugepaged_mm_slot *mm_slot;
+
+	set_freezable();
+	set_user_nice(current, MAX_NICE);
+
+	while (!kthread_should_stop()) {
+		ma_do_scan(ma_kh.collapse_control);
+		ma_wait_work();
+	}
+
+	/* a later ma_khugepaged() resumes the current slot where we are */
+	mm_slot = ma_kh.scan->mm_slot;
+	if (mm_slot)
+		ma_pos_save(mm_slot, ma_kh.scan->address);
+
+	spin_lock(ma_kh.mm_lock);
+	mm_slot = ma_kh.scan->mm_slot;
+	ma_kh.scan->mm_slot = NULL;
+	if (mm_slot) {
+		if (ma_mm_exiting(mm_slot->slot.mm))
+			klp_shadow_free(mm_slot, MA_SV_SCAN_POS, NULL);
+		ma_sym.collect_mm_slot(mm_slot);
+	}
+	spin_unlock(ma_kh.mm_lock);
+	return 0;
+}
