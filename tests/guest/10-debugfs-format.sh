@@ -51,7 +51,7 @@ unhold
 awk 'NR == 2 && !/^livepatch state=(none|transition|enabled|disabling|disabled) transition_ms=-?[0-9]+ rmap_mlocks=[0-9]+ referenced_mlocks=[0-9]+ unmap_mlocks=[0-9]+ fault_whole_folios=[0-9]+ faultaround_whole_folios=[0-9]+$/ { print "bad line: " $0; bad = 1 }
 	NR > 2 && !/^fix=[a-z_-]+ state=(off|pending|active|upstream|unsupported)( [a-z_]+=[^ ]+)* detail=.+$/ { print "bad line: " $0; bad = 1 }
 	END { exit bad }' $DBG/fixes || fail "malformed fixes line"
-[ "$(sed -n 's/^fix=\([^ ]*\).*/\1/p' $DBG/fixes | tr '\n' ' ')" = "mlock fault lazyfree " ] ||
+[ "$(sed -n 's/^fix=\([^ ]*\).*/\1/p' $DBG/fixes | tr '\n' ' ')" = "mlock fault lazyfree scanresume " ] ||
 	fail "fixes lists '$(sed -n 's/^fix=\([^ ]*\).*/\1/p' $DBG/fixes | tr '\n' ' ')'"
 cat $DBG/version $DBG/probes $DBG/summary $DBG/fixes | sed 's/^/  /'
 mlock-audit >/dev/null || fail "mlock-audit cannot parse the files"

@@ -23,11 +23,11 @@ s=$(states)
 info "fixes=none: $s"
 echo "$s" | grep -q -E 'state=(active|pending)' && fail "fixes=none: $s"
 unload
-for f in mlock fault lazyfree; do
+for f in mlock fault lazyfree scanresume; do
 	load fixes=$f
 	s=$(states)
 	info "fixes=$f: $s"
-	for o in mlock fault lazyfree; do
+	for o in mlock fault lazyfree scanresume; do
 		st=$(fix_state $o)
 		if [ $o = $f ]; then
 			case $st in active|upstream|unsupported) ;; *) fail "fixes=$f: $o is $st" ;; esac

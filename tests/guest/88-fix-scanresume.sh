@@ -1,0 +1,130 @@
+# The "scanresume" live fix (seed 004): the khugepaged thread is moved onto
+# the replacement when the fix is enabled and back when it is disabled,
+# while khugepaged is busy, without touching its settings; the thread keeps
+# collapsing; an mm that loses mmap_read_trylock() is resumed where it
+# stopped (resumed_visits); a transition reversed half-way and an unload
+# leave a stock khugepaged running.
+. ./lib.sh
+THP=/sys/kernel/mm/transparent_hugepage
+K=$THP/khugepaged
+unload
+load fixes=scanresume
+state=$(fix_state scanresume)
+detail=$(sed -n 's/^fix=scanresume .*detail=//p' $DBG/fixes)
+unload
+case $state in
+pending | active) ;;
+unsupported) skip "scanresume is unsupported on this kernel: $detail" ;;
+*) fail "scanresume state '$state' after load: $detail" ;;
+esac
+
+old_sleep=$(cat $K/scan_sleep_millisecs) old_pages=$(cat $K/pages_to_scan)
+restore() {
+	kill $wpid $spid 2>/dev/null
+	echo "$old_sleep" >$K/scan_sleep_millisecs
+	echo "$old_pages" >$K/pages_to_scan
+}
+trap restore EXIT
+echo 100 >$K/scan_sleep_millisecs
+echo 4096 >$K/pages_to_scan
+# every THP setting khugepaged depends on, and min_free_kbytes, which
+# restarting it the way the THP "enabled" files do would recompute
+settings() {
+	for f in $THP/enabled $THP/defrag $THP/hugepages-2048kB/enabled \
+		$K/scan_sleep_millisecs $K/pages_to_scan $K/alloc_sleep_millisecs \
+		$K/max_ptes_none $K/max_ptes_swap $K/max_ptes_shared $K/defrag \
+		/proc/sys/vm/min_free_kbytes; do
+		[ -e "$f" ] && echo "$f=$(cat "$f")"
+	done
+}
+kh_pid() {
+	for p in /proc/[0-9]*; do
+		[ "$(cat $p/comm 2>/dev/null)" = khugepaged ] && echo "${p#/proc/}"
+	done
+}
+nice_of() { awk '{ print $19 }' /proc/$1/stat; }
+runs_ma() { grep -q ma_khugepaged /proc/$1/stack; }
+ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+settings >/tmp/sr.before
+p0=$(kh_pid)
+[ -n "$p0" ] || fail "no khugepaged thread before the test"
+
+# Keep khugepaged busy: memory to collapse, and an mm whose mmap_lock is
+# taken for writing all the time.
+ma-workload anon-collapse 32 600 >/dev/null &
+wpid=$!
+ma-scanresume 10000 32 1 600 >/tmp/sr.out &
+spid=$!
+sleep 1
+
+t0=$(ms)
+load fixes=scanresume
+t_on=$(($(ms) - t0))
+p1=$(kh_pid)
+line=$(grep '^fix=scanresume' $DBG/fixes)
+info "enable under load: $t_on ms to a complete transition; khugepaged pid $p0 -> $p1; $line"
+[ "$(fix_state scanresume)" = active ] || fail "scanresume not active after the transition"
+[ -n "$p1" ] && [ "$p1" != "$p0" ] || fail "khugepaged was not replaced (pid $p0 -> '$p1')"
+runs_ma "$p1" || fail "the new khugepaged does not run ma_khugepaged: $(head -n 3 /proc/$p1/stack | tr '\n' ' ')"
+[ "$(nice_of $p1)" = 19 ] || fail "new khugepaged has nice $(nice_of $p1), want 19"
+settings | cmp -s - /tmp/sr.before || fail "settings changed by enable: $(settings | diff /tmp/sr.before - | grep '^[-+][^-+]' | tr '\n' ' ')"
+
+# It collapses, and resumes a contended mm (one that starts now, so that
+# the stock khugepaged did none of its work).
+kill $spid 2>/dev/null
+wait $spid 2>/dev/null
+ma-scanresume 10000 32 1 600 >/tmp/sr.out &
+spid=$!
+c0=$(cat $K/pages_collapsed)
+n=0
+until grep -q '^collapsed_ms=' /tmp/sr.out; do
+	[ $n -ge 600 ] && fail "the contended mm was not collapsed in 60 s with the fix: $(cat /tmp/sr.out | tr '\n' ' ') pages_collapsed +$(($(cat $K/pages_collapsed) - c0))"
+	sleep 0.1
+	n=$((n + 1))
+done
+resumed=$(sed -n 's/.* resumed_visits=\([0-9]*\).*/\1/p' $DBG/fixes)
+info "with the fix: contended mm $(grep -E '^(collapsed|timeout)' /tmp/sr.out); resumed_visits=$resumed"
+[ "$resumed" -gt 0 ] || fail "no visit of the contended mm was resumed past 0"
+
+t0=$(ms)
+lp_disable
+t_off=$(($(ms) - t0))
+p2=$(kh_pid)
+info "disable under load: $t_off ms; khugepaged pid $p1 -> $p2; $(grep '^fix=scanresume' $DBG/fixes | cut -d' ' -f1-6)"
+[ -n "$p2" ] && [ "$p2" != "$p1" ] || fail "khugepaged was not replaced back (pid $p1 -> '$p2')"
+runs_ma "$p2" && fail "khugepaged still runs ma_khugepaged after disable"
+[ "$(nice_of $p2)" = 19 ] || fail "stock khugepaged has nice $(nice_of $p2), want 19"
+rmmod mlock_audit || fail "rmmod after disable failed"
+settings | cmp -s - /tmp/sr.before || fail "settings changed by disable: $(settings | diff /tmp/sr.before - | grep '^[-+][^-+]' | tr '\n' ' ')"
+
+# Reversal: disable while the enable transition may still be running.
+kill $spid 2>/dev/null
+wait $spid 2>/dev/null
+ma-scanresume 10000 32 1 600 >/dev/null &
+spid=$!
+sleep 1
+modprobe mlock_audit fixes=scanresume || fail "modprobe for the reversal failed"
+was=$(cat /sys/kernel/livepatch/mlock_audit/transition 2>/dev/null)
+t0=$(ms)
+lp_disable
+rmmod mlock_audit || fail "rmmod after the reversal failed"
+p3=$(kh_pid)
+info "reversal (transition=$was when disabled): $(($(ms) - t0)) ms to unload; khugepaged pid $p3"
+[ -n "$p3" ] || fail "no khugepaged after the reversal"
+runs_ma "$p3" 2>/dev/null && fail "khugepaged runs ma_khugepaged after unload"
+
+# khugepaged still collapses after all this.
+c0=$(cat $K/pages_collapsed)
+kill $wpid 2>/dev/null
+wait $wpid 2>/dev/null
+ma-workload anon-collapse 8 600 >/dev/null &
+wpid=$!
+n=0
+until [ "$(cat $K/pages_collapsed)" -ge $((c0 + 4)) ]; do
+	[ $n -ge 600 ] && fail "stock khugepaged collapsed nothing in 60 s after unload"
+	sleep 0.1
+	n=$((n + 1))
+done
+settings | cmp -s - /tmp/sr.before || fail "settings changed: $(settings | diff /tmp/sr.before - | grep '^[-+][^-+]' | tr '\n' ' ')"
+info "after unload: stock khugepaged $(kh_pid) collapsed $(($(cat $K/pages_collapsed) - c0)) ranges; settings unchanged"
+exit 0
