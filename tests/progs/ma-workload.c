@@ -18,6 +18,9 @@
  *	clean and lazy-free), then MADV_HUGEPAGE; prints "ready" and holds.
  *   ma-workload lazyfree-madv-collapse MB SECONDS
  *	The same, then MADV_COLLAPSE; prints "madv_collapse=0" or -errno.
+ *   ma-workload hot MB SECONDS
+ *	Small pages written, then MADV_HUGEPAGE; prints "ready", then writes
+ *	one byte of every page every 100 ms for SECONDS.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -173,6 +176,33 @@ static int lazyfree(long mb, long seconds, int collapse)
 	return 0;
 }
 
+static int hot(long mb, long seconds)
+{
+	size_t len = (size_t)mb << 20, off;
+	long page = sysconf(_SC_PAGESIZE);
+	struct timespec tick = { 0, 100000000 };
+	long long end;
+	char *raw, *p;
+
+	p = map_aligned(len, &raw);
+	if (madvise(p, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	for (off = 0; off < len; off += page)
+		p[off] = 1;
+	if (madvise(p, len, MADV_HUGEPAGE))
+		die("madvise(MADV_HUGEPAGE)");
+	printf("ready\n");
+	fflush(stdout);
+	end = now_ns() + seconds * 1000000000LL;
+	while (now_ns() < end) {
+		for (off = 0; off < len; off += page)
+			p[off]++;
+		nanosleep(&tick, NULL);
+	}
+	munmap(raw, len + HUGE_SIZE);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "file-touch"))
@@ -186,11 +216,14 @@ int main(int argc, char **argv)
 		return lazyfree(number(argv[2], "MB"), number(argv[3], "SECONDS"), 0);
 	if (argc == 4 && !strcmp(argv[1], "lazyfree-madv-collapse"))
 		return lazyfree(number(argv[2], "MB"), number(argv[3], "SECONDS"), 1);
+	if (argc == 4 && !strcmp(argv[1], "hot"))
+		return hot(number(argv[2], "MB"), number(argv[3], "SECONDS"));
 	fprintf(stderr,
 		"usage: ma-workload file-touch DIR MB ITERATIONS\n"
 		"       ma-workload anon-thp MB SECONDS\n"
 		"       ma-workload anon-collapse MB SECONDS\n"
 		"       ma-workload lazyfree MB SECONDS\n"
-		"       ma-workload lazyfree-madv-collapse MB SECONDS\n");
+		"       ma-workload lazyfree-madv-collapse MB SECONDS\n"
+		"       ma-workload hot MB SECONDS\n");
 	return 2;
 }
