@@ -5,11 +5,13 @@
  * cannot collapse, the collapsible memory at high addresses, and threads
  * that keep taking mmap_lock for writing.
  *
- *   ma-scanresume NVMAS NRANGES THREADS SECONDS
+ *   ma-scanresume NVMAS NRANGES THREADS SECONDS [SHARED]
  *
  * Maps NVMAS anonymous VMAs of 8 KiB (MADV_NOHUGEPAGE, one page apart so
- * they never merge) from 4 GiB up, and above them, at 256 GiB, NRANGES PMD
- * ranges of small pages, then advises MADV_HUGEPAGE on those. THREADS
+ * they never merge) from 4 GiB up; at 128 GiB, SHARED PMD ranges that
+ * khugepaged may collapse but cannot, because a forked child shares every
+ * page (more than max_ptes_shared); and at 256 GiB, NRANGES PMD ranges of
+ * small pages; then advises MADV_HUGEPAGE on both. THREADS
  * threads each flip the protection of their own populated 8 MiB region
  * (mprotect() holds mmap_lock for writing while it walks the page table),
  * sleeping 1 ms between flips, so that khugepaged's mmap_read_trylock()
@@ -22,13 +24,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define PAGE		4096UL
 #define HUGE		(2UL << 20)
 #define SMALL_BASE	(4UL << 30)
+#define SHARED_BASE	(128UL << 30)
 #define HIGH_BASE	(256UL << 30)
 #define FLIP_SIZE	(8UL << 20)
 
@@ -102,24 +108,42 @@ static void *flipper(void *arg)
 	return NULL;
 }
 
+/* LEN bytes of small pages at AT, written; MADV_NOHUGEPAGE for now. */
+static char *map_small_pages(unsigned long at, unsigned long len)
+{
+	char *p = mmap((void *)at, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	unsigned long off;
+
+	if (p != (void *)at)
+		die("mmap of the PMD ranges");
+	if (madvise(p, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	for (off = 0; off < len; off += PAGE)
+		p[off] = 1;
+	return p;
+}
+
 int main(int argc, char **argv)
 {
-	long nvmas, nranges, threads, seconds, i, want, kb = 0;
+	long nvmas, nranges, threads, seconds, shared = 0, i, want, kb = 0;
 	pthread_t tids[16];
-	unsigned long off;
+	char *high, *sh = NULL;
+	pid_t child = 0;
 	long long t0;
-	char *high;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: ma-scanresume NVMAS NRANGES THREADS SECONDS\n");
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: ma-scanresume NVMAS NRANGES THREADS SECONDS [SHARED]\n");
 		return 2;
 	}
 	nvmas = number(argv[1], "NVMAS", 0);
 	nranges = number(argv[2], "NRANGES", 1);
 	threads = number(argv[3], "THREADS", 0);
 	seconds = number(argv[4], "SECONDS", 1);
-	if (threads > 16 || nvmas > 60000 || nranges > 1024) {
-		fprintf(stderr, "ma-scanresume: at most 60000 VMAs, 1024 ranges, 16 threads\n");
+	if (argc == 6)
+		shared = number(argv[5], "SHARED", 0);
+	if (threads > 16 || nvmas > 60000 || nranges > 1024 || shared > 1024) {
+		fprintf(stderr, "ma-scanresume: at most 60000 VMAs, 1024 ranges, 1024 shared ranges, 16 threads\n");
 		return 2;
 	}
 
@@ -133,18 +157,28 @@ int main(int argc, char **argv)
 		if (madvise(p, 2 * PAGE, MADV_NOHUGEPAGE))
 			die("madvise(MADV_NOHUGEPAGE)");
 	}
-	high = mmap((void *)HIGH_BASE, nranges * HUGE, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	if (high != (void *)HIGH_BASE)
-		die("mmap of the high ranges");
-	if (madvise(high, nranges * HUGE, MADV_NOHUGEPAGE))
-		die("madvise(MADV_NOHUGEPAGE)");
-	for (off = 0; off < nranges * HUGE; off += PAGE)
-		high[off] = 1;
+	if (shared) {
+		sh = map_small_pages(SHARED_BASE, shared * HUGE);
+		child = fork();
+		if (child < 0)
+			die("fork");
+		if (!child) {	/* keep the pages shared, nothing else */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() == 1)
+				_exit(0);
+			if (nvmas)
+				munmap((void *)SMALL_BASE, nvmas * 3 * PAGE);
+			pause();
+			_exit(0);
+		}
+	}
+	high = map_small_pages(HIGH_BASE, nranges * HUGE);
 
 	for (i = 0; i < threads; i++)
 		if (pthread_create(&tids[i], NULL, flipper, NULL))
 			die("pthread_create");
+	if (sh && madvise(sh, shared * HUGE, MADV_HUGEPAGE))
+		die("madvise(MADV_HUGEPAGE)");
 	if (madvise(high, nranges * HUGE, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
 	t0 = now_ms();
@@ -165,5 +199,9 @@ int main(int argc, char **argv)
 	stop = 1;
 	for (i = 0; i < threads; i++)
 		pthread_join(tids[i], NULL);
+	if (child) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
 	return 0;
 }

@@ -1,5 +1,7 @@
 # Seed 004 scenario (ma-scanresume): one mm with NVMAS small VMAs that
-# cannot be collapsed, NRANGES PMD ranges of small pages above them, and
+# cannot be collapsed, SHARED PMD ranges that are eligible but not
+# collapsible (a child shares their pages), NRANGES PMD ranges of small
+# pages above them, and
 # THREADS threads flipping the protection of their own 8 MiB, which take
 # its mmap_lock for writing. Per mode (fixes=none, then the "scanresume"
 # fix where it is carried), ROUNDS times: the time until every range is a
@@ -8,11 +10,12 @@
 THP=/sys/kernel/mm/transparent_hugepage
 K=$THP/khugepaged
 NVMAS=${BENCH_NVMAS:-10000} NRANGES=${BENCH_NRANGES:-32} THREADS=${BENCH_THREADS:-1}
+SHARED=${BENCH_SHARED:-128}
 ROUNDS=${BENCH_ROUNDS:-3}
 unload
 echo 100 >$K/scan_sleep_millisecs
 echo 4096 >$K/pages_to_scan
-echo "BENCH settings enabled=$(sed 's/.*\[\(.*\)\].*/\1/' $THP/enabled) scan_sleep_millisecs=$(cat $K/scan_sleep_millisecs) pages_to_scan=$(cat $K/pages_to_scan) nvmas=$NVMAS nranges=$NRANGES threads=$THREADS"
+echo "BENCH settings enabled=$(sed 's/.*\[\(.*\)\].*/\1/' $THP/enabled) scan_sleep_millisecs=$(cat $K/scan_sleep_millisecs) pages_to_scan=$(cat $K/pages_to_scan) nvmas=$NVMAS nranges=$NRANGES shared=$SHARED threads=$THREADS max_ptes_shared=$(cat $K/max_ptes_shared)"
 load
 state=$(fix_state scanresume)
 detail=$(sed -n 's/^fix=scanresume .*detail=//p' $DBG/fixes)
@@ -24,7 +27,7 @@ while [ $round -le "$ROUNDS" ]; do
 	for mode in $modes; do
 		load fixes=$mode
 		f0=$(cat $K/full_scans)
-		out=$(ma-scanresume "$NVMAS" "$NRANGES" "$THREADS" 240) || fail "ma-scanresume failed: $out"
+		out=$(ma-scanresume "$NVMAS" "$NRANGES" "$THREADS" 240 "$SHARED") || fail "ma-scanresume failed: $out"
 		res=$(echo "$out" | grep -E '^(collapsed|timeout)_ms=')
 		echo "BENCH scanresume round=$round fixes=$mode $res full_scans=$(($(cat $K/full_scans) - f0)) $(grep '^fix=scanresume' $DBG/fixes | grep -o 'resumed_visits=[0-9]*')"
 		unload
