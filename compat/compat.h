@@ -127,14 +127,27 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 
 /*
  * The "scanresume" live fix (src/fix_scanresume.c): in no released kernel.
- * Carried on a khugepaged() of the 6.12 form (COMPAT_SCANRESUME_FIX_ORDERS)
- * or of the 6.1 form (COMPAT_SCANRESUME_FIX_VMA_CHECK).
+ * Carried on a khugepaged() of the 7.3 form (COMPAT_SCANRESUME_FIX_MTHP),
+ * the 6.12 form (COMPAT_SCANRESUME_FIX_ORDERS) or the 6.1 form
+ * (COMPAT_SCANRESUME_FIX_VMA_CHECK); COMPAT_SCANRESUME_FIX is any of them.
  */
-#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+#ifdef COMPAT_SCANRESUME_FIX
 #define COMPAT_SCANRESUME_FIX_UNSUPPORTED NULL
 #else
 #define COMPAT_SCANRESUME_FIX_UNSUPPORTED \
-	"the khugepaged of v6.18 and later (collapse_scan_mm_slot(), bare struct mm_slot) is not carried yet"
+	"no known form of khugepaged() in this kernel"
+#endif
+
+/*
+ * How __thp_vma_allowable_orders() is told who asks: TVA_* flags (v6.8,
+ * "mm: thp: introduce multi-size THP sysfs interface") that became an enum
+ * tva_type in v6.18.
+ */
+#include <linux/huge_mm.h>
+#ifdef COMPAT_SCANRESUME_FIX_MTHP
+#define COMPAT_TVA_T	enum tva_type
+#else
+#define COMPAT_TVA_T	unsigned long
 #endif
 
 /*
@@ -291,18 +304,35 @@ static inline bool compat_is_refcount_suitable(struct folio *folio)
 
 /*
  * How khugepaged (the "scanresume" replacement of khugepaged()) judges a
- * VMA, an mm and the THP settings.
+ * VMA, an mm and the THP settings, and counts its progress.
  *
- * The 6.12 form: thp_vma_allowable_order() with TVA_ENFORCE_SYSFS (v6.8,
- * "mm: thp: introduce multi-size THP sysfs interface"), rewritten here
- * because the settings it reads are not exported; the MMF_DISABLE_THP test
- * of hpage_collapse_test_exit_or_disable(); and hugepage_pmd_enabled().
+ * The 7.3 form: thp_vma_allowable_orders() for TVA_KHUGEPAGED, with every
+ * anonymous mTHP order; hugepage_enabled(); MMF_DISABLE_THP_COMPLETELY;
+ * an mm that THP was disabled for is released like an exiting one; the
+ * progress lives in collapse_control and collapse_single_pmd() counts each
+ * PTE itself ("mm: khugepaged: refine scan progress number").
+ * The 6.12 form: thp_vma_allowable_order() with TVA_ENFORCE_SYSFS (v6.8),
+ * the MMF_DISABLE_THP test of hpage_collapse_test_exit_or_disable(), and
+ * hugepage_pmd_enabled(); each PMD range counts HPAGE_PMD_NR pages.
  * The 6.1 form: hugepage_vma_check(), hpage_collapse_test_exit() alone,
- * hugepage_flags_enabled(), and a try_to_freeze() in the scan loop. The
- * last three changed between v6.1 and v6.12 in commits not identified
- * here; each form matches its Debian kernel's mm/khugepaged.c.
+ * hugepage_flags_enabled(), and a try_to_freeze() in the scan loop.
+ * Commits not named here were not identified; each form matches its Debian
+ * kernel's mm/khugepaged.c. thp_vma_allowable_orders() is rewritten
+ * because the settings it reads are not exported.
  */
-#if defined(COMPAT_SCANRESUME_FIX_ORDERS)
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_MTHP)
+#ifdef COMPAT_SCANRESUME_FIX_MTHP
+#define COMPAT_KHUGEPAGED_TVA		TVA_KHUGEPAGED
+#define COMPAT_KHUGEPAGED_ANON_ORDERS	THP_ORDERS_ALL_ANON
+#define COMPAT_KHUGEPAGED_RANGE_PAGES	0
+#define COMPAT_KHUGEPAGED_RELEASE_DISABLED 1
+#else
+#define COMPAT_KHUGEPAGED_TVA		TVA_ENFORCE_SYSFS
+#define COMPAT_KHUGEPAGED_ANON_ORDERS	BIT(PMD_ORDER)
+#define COMPAT_KHUGEPAGED_RANGE_PAGES	HPAGE_PMD_NR
+#define COMPAT_KHUGEPAGED_RELEASE_DISABLED 0
+#endif
+
 static inline bool compat_khugepaged_vma_suitable(struct vm_area_struct *vma)
 {
 	unsigned long flags = vma->vm_flags, thp = READ_ONCE(*ma_kh.thp_flags);
@@ -318,13 +348,34 @@ static inline bool compat_khugepaged_vma_suitable(struct vm_area_struct *vma)
 		if ((thp & BIT(TRANSPARENT_HUGEPAGE_FLAG)) ||
 		    ((flags & VM_HUGEPAGE) && global))
 			mask |= READ_ONCE(*ma_kh.anon_orders_inherit);
-		orders &= mask;
+		orders = COMPAT_KHUGEPAGED_ANON_ORDERS & mask;
 		if (!orders)
 			return false;
 	}
-	return ma_sym.__thp_vma_allowable_orders(vma, flags, TVA_ENFORCE_SYSFS, orders);
+	return ma_sym.__thp_vma_allowable_orders(vma, flags, COMPAT_KHUGEPAGED_TVA,
+						 orders);
 }
 
+static inline bool compat_khugepaged_try_to_freeze(void)
+{
+	return false;
+}
+#endif
+
+#ifdef COMPAT_SCANRESUME_FIX_MTHP
+static inline bool compat_khugepaged_enabled(void)
+{
+	return ma_sym.hugepage_enabled();
+}
+
+static inline bool compat_khugepaged_test_exit_or_disable(struct mm_struct *mm)
+{
+	return !atomic_read(&mm->mm_users) ||
+	       mm_flags_test(MMF_DISABLE_THP_COMPLETELY, mm);
+}
+
+#define compat_khugepaged_progress(cc, local)	((void)(local), &(cc)->progress)
+#elif defined(COMPAT_SCANRESUME_FIX_ORDERS)
 static inline bool compat_khugepaged_enabled(void)
 {
 	return ma_sym.hugepage_pmd_enabled();
@@ -334,13 +385,10 @@ static inline bool compat_khugepaged_test_exit_or_disable(struct mm_struct *mm)
 {
 	return !atomic_read(&mm->mm_users) || test_bit(MMF_DISABLE_THP, &mm->flags);
 }
-
-static inline bool compat_khugepaged_try_to_freeze(void)
-{
-	return false;
-}
 #elif defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
 #include <linux/freezer.h>
+#define COMPAT_KHUGEPAGED_RANGE_PAGES	HPAGE_PMD_NR
+#define COMPAT_KHUGEPAGED_RELEASE_DISABLED 0
 
 static inline bool compat_khugepaged_vma_suitable(struct vm_area_struct *vma)
 {
@@ -362,6 +410,11 @@ static inline bool compat_khugepaged_try_to_freeze(void)
 {
 	return try_to_freeze();
 }
+#endif
+
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+/* before 7.3 the progress is the scanner's own count */
+#define compat_khugepaged_progress(cc, local)	((void)(cc), (local))
 #endif
 
 #endif /* _MLOCK_AUDIT_COMPAT_H */

@@ -42,8 +42,9 @@
 
 #include "fixes.h"
 
-#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
-#include "mm_internal.h"
+#ifdef COMPAT_SCANRESUME_FIX
+#include "khugepaged_internal.h"
+#include "symbols.h"
 
 #define MA_SWAP_POLL	(HZ / 10)
 

@@ -43,6 +43,7 @@
 #include <linux/vmstat.h>
 
 #include "fixes.h"
+#include "khugepaged_internal.h"
 #include "mm_internal.h"
 
 atomic_long_t ma_lazyfree_skips;

@@ -10,15 +10,18 @@
  *
  * The mm-slot scanner is inlined into the khugepaged() kthread function on
  * every supported kernel, so ma_khugepaged() replaces khugepaged() whole.
- * It behaves like khugepaged(), khugepaged_do_scan(),
- * khugepaged_scan_mm_slot() and khugepaged_wait_work() of Debian 6.12.118
- * mm/khugepaged.c:2359-2608 (COMPAT_SCANRESUME_FIX_ORDERS) and of Debian
- * 6.1.192 mm/khugepaged.c:2266-2536 (COMPAT_SCANRESUME_FIX_VMA_CHECK, which
- * also collapses the PTE-mapped THPs an mm has queued), except for the
- * position of an mm:
+ * It behaves like khugepaged(), khugepaged_do_scan(), the mm-slot scanner
+ * and khugepaged_wait_work() of Debian 7.3.4 mm/khugepaged.c:2856-3073
+ * (COMPAT_SCANRESUME_FIX_MTHP: collapse_scan_mm_slot(), progress counted
+ * in collapse_control, an mm_khugepaged_scan trace event per visit), of
+ * Debian 6.12.118 mm/khugepaged.c:2359-2608 (COMPAT_SCANRESUME_FIX_ORDERS)
+ * and of Debian 6.1.192 mm/khugepaged.c:2266-2536
+ * (COMPAT_SCANRESUME_FIX_VMA_CHECK, which also collapses the PTE-mapped
+ * THPs an mm has queued), except for the position of an mm, which seed
+ * 004 changes:
  *
  *  - it is kept in a klp shadow variable of the mm's slot (struct
- *    khugepaged_mm_slot has no room for it, and is gone in v6.18) when
+ *    khugepaged_mm_slot has no room for it, and 7.3 has a bare mm_slot) when
  *    khugepaged leaves the slot before it walked all of its VMAs, and
  *    loaded when the slot becomes the current one again;
  *  - after a VMA that cannot be collapsed it moves to the end of that VMA;
@@ -53,7 +56,8 @@
 #include <linux/wait.h>
 
 #include "fixes.h"
-#include "mm_internal.h"
+#include "khugepaged_internal.h"
+#include "symbols.h"
 
 atomic_long_t ma_scanresume_resumes;	/* visits that did not start at 0 */
 
@@ -99,7 +103,47 @@ static void ma_pos_save(struct ma_khugepaged_mm_slot *mm_slot,
 	}
 }
 
-#if defined(COMPAT_SCANRESUME_FIX_ORDERS)
+#if defined(COMPAT_SCANRESUME_FIX_MTHP)
+/*
+ * One PMD range of a VMA, 7.3 (khugepaged.c:2920-2921): collapse_single_pmd()
+ * counts the progress and the collapsed ranges itself. False when the scan
+ * must stop with mmap_lock held (never here).
+ */
+static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long address, bool *mmap_locked, int *result,
+			  struct collapse_control *cc)
+{
+	bool lock_dropped = false;
+
+	*result = ma_sym.collapse_single_pmd(address, vma, &lock_dropped, cc);
+	*mmap_locked = !lock_dropped;
+	return true;
+}
+
+static void ma_collapse_pte_mapped_thps(struct ma_khugepaged_mm_slot *mm_slot)
+{
+}
+
+/*
+ * trace_mm_khugepaged_scan(): the tracepoint is not exported; it is called
+ * as for "lazyfree" (lp_hpage_collapse_scan_pmd.c), with the TP_PROTO of
+ * 7.3 include/trace/events/huge_memory.h:253.
+ */
+static void ma_trace_mm_scan(struct mm_struct *mm, unsigned int progress,
+			     bool full_scan_finished)
+{
+	struct tracepoint *tp = ma_kh.tp_scan;
+	void (*iter)(void *data, struct mm_struct *mm, unsigned int progress,
+		     bool full_scan_finished);
+
+	if (!static_key_enabled(&tp->key))
+		return;
+	iter = tp->iterator;
+	preempt_disable_notrace();
+	iter(NULL, mm, progress, full_scan_finished);
+	preempt_enable_notrace();
+}
+#elif defined(COMPAT_SCANRESUME_FIX_ORDERS)
 /*
  * One PMD range of a VMA, 6.12 (khugepaged.c:2430-2456). False when the
  * scan must stop with mmap_lock held.
@@ -136,6 +180,11 @@ static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
 }
 
 static void ma_collapse_pte_mapped_thps(struct ma_khugepaged_mm_slot *mm_slot)
+{
+}
+
+static void ma_trace_mm_scan(struct mm_struct *mm, unsigned int progress,
+			     bool full_scan_finished)
 {
 }
 #elif defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
@@ -187,11 +236,19 @@ static void ma_collapse_pte_mapped_thps(struct ma_khugepaged_mm_slot *mm_slot)
 	mm_slot->nr_pte_mapped_thp = 0;
 	mmap_write_unlock(mm);
 }
+
+static void ma_trace_mm_scan(struct mm_struct *mm, unsigned int progress,
+			     bool full_scan_finished)
+{
+}
 #endif
 
-/* khugepaged_scan_mm_slot(), with the position of seed 004. */
-static unsigned int ma_scan_mm_slot(unsigned int pages, int *result,
-				    struct collapse_control *cc)
+/*
+ * The mm-slot scanner, with the position of seed 004. *@progress is the
+ * pages this scan counted so far; it stops once that reaches @pages.
+ */
+static void ma_scan_mm_slot(unsigned int pages, int *result,
+			    struct collapse_control *cc, unsigned int *progress)
 	__releases(ma_kh.mm_lock)
 	__acquires(ma_kh.mm_lock)
 {
@@ -200,10 +257,10 @@ static unsigned int ma_scan_mm_slot(unsigned int pages, int *result,
 	struct vm_area_struct *vma;
 	struct vma_iterator vmi;
 	struct mm_struct *mm;
-	bool walked = false;
-	unsigned int progress = 0;
+	unsigned int progress_prev = *progress;
+	bool walked = false, release;
 
-	VM_WARN_ON_ONCE(!pages);
+	VM_WARN_ON_ONCE(*progress >= pages);
 	lockdep_assert_held(ma_kh.mm_lock);
 	*result = SCAN_FAIL;
 
@@ -226,7 +283,7 @@ static unsigned int ma_scan_mm_slot(unsigned int pages, int *result,
 		goto breakouterloop_mmap_lock;
 	}
 
-	progress++;
+	(*progress)++;
 	if (unlikely(compat_khugepaged_test_exit_or_disable(mm)))
 		goto breakouterloop;
 
@@ -236,19 +293,19 @@ static unsigned int ma_scan_mm_slot(unsigned int pages, int *result,
 
 		cond_resched();
 		if (unlikely(compat_khugepaged_test_exit_or_disable(mm))) {
-			progress++;
+			(*progress)++;
 			break;
 		}
 		if (!compat_khugepaged_vma_suitable(vma)) {
 			/* not collapsible: resume after it */
 			scan->address = ALIGN(vma->vm_end, HPAGE_PMD_SIZE);
-			progress++;
+			(*progress)++;
 			continue;
 		}
 		hstart = round_up(vma->vm_start, HPAGE_PMD_SIZE);
 		hend = round_down(vma->vm_end, HPAGE_PMD_SIZE);
 		if (scan->address > hend) {
-			progress++;
+			(*progress)++;
 			continue;
 		}
 		if (scan->address < hstart)
@@ -268,11 +325,11 @@ static unsigned int ma_scan_mm_slot(unsigned int pages, int *result,
 				goto breakouterloop;
 
 			scan->address += HPAGE_PMD_SIZE;
-			progress += HPAGE_PMD_NR;
+			*progress += COMPAT_KHUGEPAGED_RANGE_PAGES;
 			if (!mmap_locked)
 				/* mmap_lock was dropped: see the stock comment */
 				goto breakouterloop_mmap_lock;
-			if (progress >= pages)
+			if (*progress >= pages)
 				goto breakouterloop;
 		}
 	}
@@ -287,10 +344,15 @@ breakouterloop_mmap_lock:
 	spin_lock(ma_kh.mm_lock);
 	VM_WARN_ON_ONCE(scan->mm_slot != mm_slot);
 	/*
-	 * Leave the slot if its mm is about to die, or if we scanned all its
-	 * VMAs or could not lock it; stock code releases it the same way.
+	 * Leave the slot if its mm is about to die (7.3: or THP is disabled
+	 * for it), or if we scanned all its VMAs or could not lock it; stock
+	 * code releases it the same way.
 	 */
-	if (ma_mm_exiting(mm) || !vma) {
+	if (COMPAT_KHUGEPAGED_RELEASE_DISABLED)
+		release = compat_khugepaged_test_exit_or_disable(mm);
+	else
+		release = ma_mm_exiting(mm);
+	if (release || !vma) {
 		if (!list_is_last(&mm_slot->slot.mm_node, &scan->mm_head)) {
 			next = list_next_entry(mm_slot, slot.mm_node);
 			scan->mm_slot = next;
@@ -303,7 +365,7 @@ breakouterloop_mmap_lock:
 			klp_shadow_free(mm_slot, MA_SV_SCAN_POS, NULL);
 		ma_sym.collect_mm_slot(mm_slot);
 	}
-	return progress;
+	ma_trace_mm_scan(mm, *progress - progress_prev, !scan->mm_slot);
 }
 
 static bool ma_has_work(void)
@@ -334,13 +396,15 @@ static void ma_alloc_sleep(void)
 
 static void ma_do_scan(struct collapse_control *cc)
 {
-	unsigned int progress = 0, pass_through_head = 0;
+	unsigned int local, pass_through_head = 0;
+	unsigned int *progress = compat_khugepaged_progress(cc, &local);
 	unsigned int pages = READ_ONCE(*ma_kh.pages_to_scan);
 	bool wait = true;
 	int result = SCAN_SUCCEED;
 
 	ma_sym.lru_add_drain_all();
 
+	*progress = 0;
 	while (true) {
 		cond_resched();
 
@@ -351,12 +415,12 @@ static void ma_do_scan(struct collapse_control *cc)
 		if (!ma_kh.scan->mm_slot)
 			pass_through_head++;
 		if (ma_has_work() && pass_through_head < 2)
-			progress += ma_scan_mm_slot(pages - progress, &result, cc);
+			ma_scan_mm_slot(pages, &result, cc, progress);
 		else
-			progress = pages;
+			*progress = pages;
 		spin_unlock(ma_kh.mm_lock);
 
-		if (progress >= pages)
+		if (*progress >= pages)
 			break;
 
 		if (result == SCAN_ALLOC_HUGE_PAGE_FAIL) {

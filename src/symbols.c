@@ -99,12 +99,9 @@ static struct ma_symbol ma_symbols[] = {
 	MA_FIX_DATA("lazyfree", __tracepoint_mm_khugepaged_scan_pmd,
 		    ma_tp_mm_khugepaged_scan_pmd),
 #endif
-#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+#ifdef COMPAT_SCANRESUME_FIX
 	MA_FIX_CALL("scanresume", khugepaged),
 	MA_FIX_CALL("scanresume", collect_mm_slot),
-	MA_FIX_CALL("scanresume", hpage_collapse_scan_pmd),
-	MA_FIX_CALL("scanresume", hpage_collapse_scan_file),
-	MA_FIX_CALL("scanresume", collapse_pte_mapped_thp),
 	MA_FIX_CALL("scanresume", lru_add_drain_all),
 	MA_FIX_DATA("scanresume", khugepaged_scan, ma_kh.scan),
 	MA_FIX_DATA("scanresume", khugepaged_mm_lock, ma_kh.mm_lock),
@@ -124,12 +121,24 @@ static struct ma_symbol ma_symbols[] = {
 	MA_FIX_DATA("scanresume", klp_transition_patch, ma_kh.klp_transition_patch),
 	MA_FIX_DATA("scanresume", klp_target_state, ma_kh.klp_target_state),
 #endif
-#ifdef COMPAT_SCANRESUME_FIX_ORDERS
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_MTHP)
 	MA_FIX_CALL("scanresume", __thp_vma_allowable_orders),
-	MA_FIX_CALL("scanresume", hugepage_pmd_enabled),
 	MA_FIX_DATA("scanresume", huge_anon_orders_always, ma_kh.anon_orders_always),
 	MA_FIX_DATA("scanresume", huge_anon_orders_madvise, ma_kh.anon_orders_madvise),
 	MA_FIX_DATA("scanresume", huge_anon_orders_inherit, ma_kh.anon_orders_inherit),
+#endif
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+	MA_FIX_CALL("scanresume", hpage_collapse_scan_pmd),
+	MA_FIX_CALL("scanresume", hpage_collapse_scan_file),
+	MA_FIX_CALL("scanresume", collapse_pte_mapped_thp),
+#endif
+#ifdef COMPAT_SCANRESUME_FIX_ORDERS
+	MA_FIX_CALL("scanresume", hugepage_pmd_enabled),
+#endif
+#ifdef COMPAT_SCANRESUME_FIX_MTHP
+	MA_FIX_CALL("scanresume", hugepage_enabled),
+	MA_FIX_CALL("scanresume", collapse_single_pmd),
+	MA_FIX_DATA("scanresume", __tracepoint_mm_khugepaged_scan, ma_kh.tp_scan),
 #endif
 #ifdef COMPAT_SCANRESUME_FIX_VMA_CHECK
 	MA_FIX_CALL("scanresume", hugepage_vma_check),

@@ -41,6 +41,7 @@ struct ma_khugepaged_syms {
 	unsigned long *anon_orders_inherit;		/* 6.12 form only */
 	struct klp_patch **klp_transition_patch;
 	int *klp_target_state;
+	struct tracepoint *tp_scan;			/* 7.3 form only */
 };
 
 extern struct ma_khugepaged_syms ma_kh;
@@ -114,12 +115,16 @@ struct ma_kernel_syms {
 	int (*collapse_pte_mapped_thp)(struct mm_struct *mm, unsigned long addr,
 				       bool install_pmd);
 	void (*lru_add_drain_all)(void);
-	/* the 6.12 form */
+	/* the 6.12 and 7.3 forms */
 	unsigned long (*__thp_vma_allowable_orders)(struct vm_area_struct *vma,
 						    unsigned long vm_flags,
-						    unsigned long tva_flags,
+						    COMPAT_TVA_T type,
 						    unsigned long orders);
 	bool (*hugepage_pmd_enabled)(void);
+	/* the 7.3 form */
+	bool (*hugepage_enabled)(void);
+	int (*collapse_single_pmd)(unsigned long addr, struct vm_area_struct *vma,
+				   bool *lock_dropped, struct collapse_control *cc);
 	/* the 6.1 form */
 	bool (*hugepage_vma_check)(struct vm_area_struct *vma,
 				   unsigned long vm_flags, bool smaps,
