@@ -153,3 +153,13 @@ ma_kinfo() {
 	[ -r "$f" ] || ma_die "kernel $1 not fetched: run scripts/kernels fetch $1"
 	sed -n "s/^$2=//p" "$f"
 }
+# The kernel's build config: /boot/config-RELEASE in the image package, or
+# config beside vmlinuz under /usr/lib/modules (7.3's split packages).
+ma_kconfig() {
+	local c
+	for c in "$(dirname "$(ma_kinfo "$1" vmlinuz)")/config-$(ma_kinfo "$1" release)" \
+		"$(ma_kinfo "$1" moddir)/config"; do
+		[ -f "$c" ] && { echo "$c"; return 0; }
+	done
+	ma_die "no kernel config for $1 in its image packages"
+}

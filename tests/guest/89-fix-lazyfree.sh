@@ -70,7 +70,6 @@ esac
 
 # MADV_COLLAPSE still collapses lazy-free memory, with the fix active.
 load
-active=$(fix_state lazyfree)
 ma-workload lazyfree-madv-collapse 8 5 >/tmp/mc.out &
 cpid=$!
 wait_for 20 ready /tmp/mc.out || fail "lazyfree-madv-collapse not ready"
@@ -80,25 +79,4 @@ grep -q '^madv_collapse=0$' /tmp/mc.out || fail "MADV_COLLAPSE failed: $(head -n
 [ "$mc" -ge 8192 ] || fail "MADV_COLLAPSE left $mc kB huge, want 8192"
 wait $cpid
 unload
-
-# The kernel's khugepaged selftest in the MADV_COLLAPSE context for
-# anonymous memory, which runs every case through the replaced scanner
-# (cc->is_khugepaged false): the same result lines and exit status with
-# and without the fix. (The khugepaged context waits minutes for scans
-# under TCG; see 97-fix-fault-selftests.)
-ST=/add/selftests
-[ "$active" = active ] || { info "selftest comparison: lazyfree is $active here"; exit 0; }
-[ -x $ST/khugepaged ] || skip "no khugepaged selftest in $ST (tests/run builds it)"
-for m in none lazyfree; do
-	load fixes=$m
-	(cd /tmp && $ST/khugepaged madvise:anon) >/tmp/kha.$m 2>&1
-	echo "exit $?" >>/tmp/kha.$m
-	ksft_results /tmp/kha.$m >/tmp/kha.$m.res
-	grep '^exit' /tmp/kha.$m >>/tmp/kha.$m.res
-	unload
-done
-info "khugepaged madvise:anon: $(grep -c . /tmp/kha.none.res) result lines; fixes=none $(tail -n1 /tmp/kha.none.res), lazyfree $(tail -n1 /tmp/kha.lazyfree.res)"
-grep -v OK /tmp/kha.lazyfree.res | sed 's/^/    /'
-cmp -s /tmp/kha.none.res /tmp/kha.lazyfree.res ||
-	fail "khugepaged madvise:anon differs with the fix: $(diff /tmp/kha.none.res /tmp/kha.lazyfree.res | grep '^[<>]' | head -3 | tr '\n' '|')"
 exit 0
