@@ -10,7 +10,7 @@
 THP=/sys/kernel/mm/transparent_hugepage
 K=$THP/khugepaged
 NVMAS=${BENCH_NVMAS:-10000} NRANGES=${BENCH_NRANGES:-32} THREADS=${BENCH_THREADS:-1}
-SHARED=${BENCH_SHARED:-128}
+SHARED=${BENCH_SHARED:-256}
 ROUNDS=${BENCH_ROUNDS:-3}
 unload
 echo 100 >$K/scan_sleep_millisecs
