@@ -26,6 +26,7 @@
 #include <linux/string.h>
 
 #include "fixes.h"
+#include "inject.h"
 #include "symbols.h"
 
 /* One entry per fix, in the order the "fixes" file lists them. */
@@ -292,6 +293,8 @@ int ma_fixes_init(void)
 	unsigned int i, n = 0;
 	int ret;
 
+	if (ma_inject("fixes"))
+		return -ENOMEM;
 	ret = ma_fixes_parse(want, named);
 	if (ret)
 		return ret;
@@ -329,7 +332,7 @@ int ma_fixes_init(void)
 		return 0;
 
 	ma_lp_state = MA_LP_TRANSITION;
-	ret = klp_enable_patch(&ma_klp_patch);
+	ret = ma_inject("livepatch") ? -ENOMEM : klp_enable_patch(&ma_klp_patch);
 	if (ret) {
 		pr_err("livepatch refused the fixes: %pe\n", ERR_PTR(ret));
 		ma_lp_state = MA_LP_NONE;

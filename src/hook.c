@@ -16,6 +16,7 @@
 #include <linux/string.h>
 
 #include "hook.h"
+#include "inject.h"
 
 static const char *const clone_suffixes[] = { "", ".constprop.0", ".isra.0" };
 
@@ -44,6 +45,10 @@ static int ma_site_register(struct ma_hook *hook, struct ma_site *site,
 	site->hits = alloc_percpu(unsigned long);
 	if (!site->hits)
 		return -ENOMEM;
+	if (ma_inject("kprobe")) {
+		ma_site_release(site);
+		return -ENOMEM;
+	}
 	site->hook = hook;
 	for (i = 0; i < ARRAY_SIZE(clone_suffixes); i++) {
 		snprintf(site->sym, sizeof(site->sym), "%s%s", name,

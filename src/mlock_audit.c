@@ -24,6 +24,7 @@
 #include "audit.h"
 #include "fixes.h"
 #include "hook.h"
+#include "inject.h"
 #include "symbols.h"
 
 #define MA_FORMAT_VERSION	1
@@ -141,6 +142,9 @@ static int __init mlock_audit_init(void)
 	int ret;
 
 	ret = ma_test_break();
+	if (ret)
+		return ret;
+	ret = ma_inject_init();
 	if (ret)
 		return ret;
 	ret = ma_symbols_init();

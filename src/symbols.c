@@ -21,6 +21,7 @@
 #include <linux/kprobes.h>
 #include <linux/string.h>
 
+#include "inject.h"
 #include "symbols.h"
 
 #ifdef COMPAT_PTE_OFFSET_MAP_LOCK_SYM
@@ -183,6 +184,8 @@ int ma_symbols_init(void)
 	struct ma_symbol *s;
 	int ret;
 
+	if (ma_inject("symbols"))
+		return -ENOMEM;
 	ret = register_kprobe(&kp);
 	if (ret) {
 		pr_err("cannot locate kallsyms_lookup_name: %pe\n", ERR_PTR(ret));

@@ -37,11 +37,6 @@ settings() {
 		[ -e "$f" ] && echo "$f=$(cat "$f")"
 	done
 }
-kh_pid() {
-	for p in /proc/[0-9]*; do
-		[ "$(cat $p/comm 2>/dev/null)" = khugepaged ] && echo "${p#/proc/}"
-	done
-}
 nice_of() { awk '{ print $19 }' /proc/$1/stat; }
 runs_ma() { grep -q ma_khugepaged /proc/$1/stack; }
 ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }

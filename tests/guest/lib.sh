@@ -42,6 +42,12 @@ lp_disable() {
 	done
 }
 unload() { ! loaded || { lp_disable; rmmod mlock_audit; } || fail "rmmod mlock_audit failed"; }
+# kh_pid: the PID of the khugepaged thread (none when THP is off)
+kh_pid() {
+	for p in /proc/[0-9]*; do
+		[ "$(cat $p/comm 2>/dev/null)" = khugepaged ] && echo "${p#/proc/}"
+	done
+}
 # fix_state NAME: the state of a live fix in debugfs "fixes"
 fix_state() { sed -n "s/^fix=$1 state=\([a-z]*\).*/\1/p" $DBG/fixes; }
 

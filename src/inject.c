@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault injection for the tests: the load-time parameter fail_at=SITE[:N]
+ * makes the N-th pass (default the first) through one init step fail as
+ * if memory had run out, so that a test can check that each failure is
+ * reported and unwound and leaves nothing registered. The sites:
+ *
+ *   symbols    resolving kernel symbols (the load fails)
+ *   kprobe     registering a kprobe; kprobe:N fails the N-th attempt (the load
+ *              fails after the N-1 before it, some of which registered)
+ *   fixes      setting up the fixes (the load fails after every hook and
+ *              the debugfs files were set up)
+ *   livepatch  enabling the livepatch (the load succeeds; the fixes say
+ *              that klp_enable_patch() failed)
+ *
+ * An unknown site fails the load. Not for production use: the parameter
+ * exists only to exercise the error paths.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+#include "inject.h"
+
+static char *ma_fail_at;
+module_param_named(fail_at, ma_fail_at, charp, 0444);
+MODULE_PARM_DESC(fail_at, "Testing only: make one init step fail (symbols, kprobe[:N], fixes, livepatch)");
+
+static const char *const ma_inject_sites[] = {
+	"symbols", "kprobe", "fixes", "livepatch",
+};
+
+static char ma_inject_site[16];
+static unsigned int ma_inject_nth, ma_inject_seen;
+
+/**
+ * ma_inject_init() - parse fail_at=.
+ *
+ * Return: 0, or -EINVAL (with a message) for a value that names no site.
+ */
+int ma_inject_init(void)
+{
+	const char *colon;
+	unsigned int i;
+	size_t len;
+
+	if (!ma_fail_at)
+		return 0;
+	colon = strchr(ma_fail_at, ':');
+	len = colon ? colon - ma_fail_at : strlen(ma_fail_at);
+	ma_inject_nth = 1;
+	if (colon && (kstrtouint(colon + 1, 10, &ma_inject_nth) || !ma_inject_nth))
+		goto bad;
+	for (i = 0; i < ARRAY_SIZE(ma_inject_sites); i++) {
+		if (strlen(ma_inject_sites[i]) != len ||
+		    strncmp(ma_inject_sites[i], ma_fail_at, len))
+			continue;
+		strscpy(ma_inject_site, ma_inject_sites[i], sizeof(ma_inject_site));
+		return 0;
+	}
+bad:
+	pr_err("fail_at=: '%s' is not symbols, kprobe[:N], fixes or livepatch (N >= 1)\n",
+	       ma_fail_at);
+	return -EINVAL;
+}
+
+/**
+ * ma_inject() - should this pass through @site fail?
+ * @site: one of the sites above
+ *
+ * Return: true (once, with a message) on the chosen pass of the chosen site.
+ */
+bool ma_inject(const char *site)
+{
+	if (!ma_inject_site[0] || strcmp(site, ma_inject_site))
+		return false;
+	if (++ma_inject_seen != ma_inject_nth)
+		return false;
+	pr_info("fail_at=%s: injecting a failure (pass %u)\n", site, ma_inject_seen);
+	return true;
+}

@@ -1,0 +1,75 @@
+# Fault injection at load (fail_at=, src/inject.c). The Debian kernels are
+# built without CONFIG_FAULT_INJECTION (no failslab, no fail_page_alloc),
+# so the module injects its own failures: each init step made to fail is
+# named in the kernel log and fails the load (the livepatch step only
+# marks the fixes unsupported), and leaves nothing behind: no module, no
+# debugfs directory, no kprobe, no livepatch, the stock khugepaged thread.
+# Every kprobe registration attempt is failed in turn. Bad fail_at= values are
+# refused. The module loads and unloads normally afterwards.
+. ./lib.sh
+unload
+kprobes() { grep -c mlock_audit /sys/kernel/debug/kprobes/list; }
+clean() { # WHAT: nothing of the module is left after WHAT
+	loaded && fail "$1: module left loaded"
+	[ -e $DBG ] && fail "$1: $DBG left behind"
+	[ "$(kprobes)" = 0 ] || fail "$1: $(kprobes) kprobes left behind"
+	[ -d $LP ] && fail "$1: a livepatch left behind"
+	kh=$(kh_pid)
+	[ -n "$kh" ] && grep -q ma_khugepaged /proc/$kh/stack && fail "$1: khugepaged runs ma_khugepaged"
+	return 0
+}
+refused() { # VALUE [MESSAGE]: the load with fail_at=VALUE fails, saying so
+	dmesg -c >/dev/null
+	if modprobe mlock_audit fail_at="$1" 2>/dev/null; then
+		unload
+		fail "fail_at='$1': the load succeeded"
+	fi
+	msg=$(dmesg | grep "mlock_audit: ${2:-fail_at=}" | tail -n1)
+	[ -n "$msg" ] || fail "fail_at='$1': no message in the kernel log: $(dmesg | tail -n2 | tr '\n' ' ')"
+	clean "fail_at='$1'"
+	info "fail_at='$1': load refused; ${msg#*mlock_audit: }"
+}
+
+for v in bogus kprobe:0 kprobe:x symbols: "" kprobes; do
+	refused "$v"
+done
+refused symbols
+refused fixes
+
+# each kprobe in turn, until the N-th does not exist
+n=1
+while :; do
+	dmesg -c >/dev/null
+	if modprobe mlock_audit fail_at=kprobe:$n 2>/dev/null; then
+		dmesg | grep -q 'fail_at=kprobe: injecting' && fail "kprobe:$n was failed but the load succeeded"
+		unload
+		info "fail_at=kprobe:$n: no such registration, the load succeeds"
+		break
+	fi
+	dmesg | grep -q 'fail_at=kprobe: injecting' ||
+		fail "kprobe:$n: the load failed without the injection: $(dmesg | tail -n2 | tr '\n' ' ')"
+	clean "fail_at=kprobe:$n"
+	n=$((n + 1))
+	[ $n -le 40 ] || fail "more than 40 kprobe registration attempts"
+done
+[ $n -gt 3 ] || fail "only $((n - 1)) kprobe registration attempts; the three hooks make at least 3"
+info "kprobe registration attempts 1 to $((n - 1)) (every symbol each hook tries) each failed in turn: load refused, nothing left"
+
+# the livepatch step: the load succeeds, every fix it carried says why not
+dmesg -c >/dev/null
+load fail_at=livepatch
+[ -d $LP ] && fail "fail_at=livepatch: a livepatch is registered"
+why=$(grep -c 'state=unsupported .*klp_enable_patch() failed' $DBG/fixes)
+info "fail_at=livepatch: loaded; $why fix(es) unsupported: $(grep '^fix=' $DBG/fixes | cut -d' ' -f1-2 | tr '\n' ' ')"
+[ "$why" -ge 1 ] || fail "fail_at=livepatch: no fix reports the failed klp_enable_patch(): $(cat $DBG/fixes | tr '\n' '|')"
+grep -q -E 'state=(active|pending)' $DBG/fixes && fail "fail_at=livepatch: a fix claims to be applied"
+dmesg | grep -q 'livepatch refused the fixes' || fail "fail_at=livepatch: no message in the kernel log"
+unload
+clean "fail_at=livepatch"
+
+# and everything works again
+load
+grep -q -E 'state=pending' $DBG/fixes && fail "after the injections: a fix still pending"
+unload
+clean "the last unload"
+exit 0
