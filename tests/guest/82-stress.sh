@@ -1,0 +1,130 @@
+# Stress (issue 8): for STRESS_SECONDS (90), at the same time
+#  - ma-stress: 8 processes doing, in random order, mmap, mlock, munlock,
+#    mlockall/munlockall, MADV_DONTNEED, MADV_FREE, mremap, fork, exit and
+#    ftruncate over huge tmpfs, XFS and anonymous THP, and locking and
+#    reading a reference file;
+#  - memory pressure: a process that keeps mapping and touching about 40%
+#    of the available memory;
+#  - every debugfs file read in a loop;
+#  - the module loaded and unloaded, with fixes=none, and in cycles 10 and
+#    40 with the default fixes (the livepatch enabled, then disabled; its
+#    transition may take minutes on 6.12 with busy CPUs under emulation,
+#    see 92-fix-transition-churn);
+# with the hung-task detector at 20 s. Passes when the module went through
+# at least 50 load/unload cycles, no reader and no worker failed, the
+# kernel log has no Oops, WARNING, BUG or hung task, the reference file's
+# checksum is unchanged, and Mlocked and Unevictable are back at their
+# base line (within 16 pages) once every workload has exited.
+. ./lib.sh
+unload
+SECONDS_=${STRESS_SECONDS:-90}
+echo 0 >/proc/sys/vm/compact_unevictable_allowed
+old_hung=$(cat /proc/sys/kernel/hung_task_timeout_secs)
+echo 20 >/proc/sys/kernel/hung_task_timeout_secs
+xfs_mount
+mkdir -p /mnt/huge
+mount -t tmpfs -o huge=always,size=400m tmpfs /mnt/huge || fail "huge tmpfs"
+dd if=/dev/urandom of=/mnt/xfs/reference bs=1M count=8 2>/dev/null
+sum0=$(sha256sum </mnt/xfs/reference)
+dmesg -c >/dev/null
+drain
+M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
+info "base line: Mlocked $M0 kB, Unevictable $U0 kB; $SECONDS_ s"
+
+pids=""
+cleanup() {
+	kill $pids 2>/dev/null
+	wait 2>/dev/null
+	echo "$old_hung" >/proc/sys/kernel/hung_task_timeout_secs
+}
+trap cleanup EXIT
+
+ma-stress 8 "$SECONDS_" /mnt/xfs/reference /mnt/huge /mnt/xfs >/tmp/stress.out 2>&1 &
+spid=$!
+pids="$pids $spid"
+# memory pressure: map and touch ~40% of what is available, again and again
+free_mb=$(($(meminfo_kb MemAvailable) / 1024))
+(
+	end=$(($(date +%s) + SECONDS_))
+	while [ "$(date +%s)" -lt $end ]; do
+		ma-workload anon-thp $((free_mb * 4 / 10)) 1 >/dev/null 2>&1
+	done
+) &
+pids="$pids $!"
+# readers: every debugfs file, whether the module is loaded or not
+(
+	end=$(($(date +%s) + SECONDS_))
+	n=0 bad=0
+	while [ "$(date +%s)" -lt $end ]; do
+		for f in version probes summary vmas fixes; do
+			if [ -r $DBG/$f ]; then
+				out=$(cat $DBG/$f 2>/dev/null) && n=$((n + 1))
+				# a read that started before an unload may end empty
+				[ -z "$out" ] || [ "${out%%
+*}" = "format 1" ] || bad=$((bad + 1))
+			fi
+		done
+	done
+	echo "reads=$n malformed=$bad" >/tmp/readers.out
+) &
+rpid=$!
+pids="$pids $rpid"
+
+# load/unload cycles in the foreground
+cycles=0 lp_cycles=0 busy=0
+end=$(($(date +%s) + SECONDS_))
+while [ "$(date +%s)" -lt $end ] || [ $cycles -lt 50 ]; do
+	[ $cycles -ge 400 ] && break
+	if [ $cycles = 9 ] || [ $cycles = 39 ]; then
+		t0=$(date +%s)
+		modprobe mlock_audit || fail "modprobe failed in cycle $cycles"
+		while [ "$(cat $LP/transition 2>/dev/null)" = 1 ]; do
+			[ $(($(date +%s) - t0)) -le 300 ] ||
+				fail "livepatch transition not complete 300 s after modprobe (cycle $cycles)"
+			sleep 0.2
+		done
+		[ -d $LP ] && lp_cycles=$((lp_cycles + 1))
+		t1=$(date +%s)
+		cat $DBG/fixes >/dev/null || fail "fixes unreadable in cycle $cycles"
+		echo 0 >$LP/enabled 2>/dev/null
+		while [ -d $LP ]; do
+			[ $(($(date +%s) - t1)) -le 300 ] ||
+				fail "livepatch still present 300 s after disabling it (cycle $cycles)"
+			sleep 0.2
+		done
+		info "cycle $cycles: livepatch enabled in $((t1 - t0)) s, disabled in $(($(date +%s) - t1)) s"
+	else
+		modprobe mlock_audit fixes=none || fail "modprobe failed in cycle $cycles"
+	fi
+	cat $DBG/summary >/dev/null || fail "summary unreadable in cycle $cycles"
+	# a reader holding a file open pins the module: rmmod says "in use"
+	n=0
+	until rmmod mlock_audit 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -le 50 ] || fail "rmmod still refused 5 s into cycle $cycles"
+		busy=$((busy + 1))
+		sleep 0.1
+	done
+	[ -e $DBG ] && fail "$DBG left behind in cycle $cycles"
+	cycles=$((cycles + 1))
+done
+info "$cycles load/unload cycles, $lp_cycles of them with the livepatch enabled and disabled; rmmod refused $busy times while a reader had a file open"
+wait $spid || fail "ma-stress failed: $(tr '\n' ' ' </tmp/stress.out)"
+wait $rpid
+pids=""
+wait
+info "$(cat /tmp/stress.out); readers: $(cat /tmp/readers.out)"
+grep -q 'malformed=0$' /tmp/readers.out || fail "malformed debugfs reads: $(cat /tmp/readers.out)"
+[ $cycles -ge 50 ] || fail "only $cycles load/unload cycles"
+[ $lp_cycles -ge 1 ] || fail "the livepatch was never enabled"
+
+drain
+m=$(($(meminfo_kb Mlocked) - M0)) u=$(($(meminfo_kb Unevictable) - U0))
+info "after: Mlocked $(meminfo_kb Mlocked) kB ($m), Unevictable $(meminfo_kb Unevictable) kB ($u)"
+[ ${m#-} -le 64 ] && [ ${u#-} -le 64 ] || fail "Mlocked +$m kB, Unevictable +$u kB after every workload exited, want 0"
+[ "$(sha256sum </mnt/xfs/reference)" = "$sum0" ] || fail "the reference file changed"
+bad=$(dmesg | grep -E 'Oops|WARNING|BUG|blocked for more than|hung_task' | head -n 3)
+[ -z "$bad" ] || fail "kernel log: $bad"
+umount /mnt/huge
+umount /mnt/xfs
+exit 0
