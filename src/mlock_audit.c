@@ -18,6 +18,7 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
+#include <linux/threads.h>
 #include <linux/utsname.h>
 #include <generated/utsrelease.h>
 
@@ -44,10 +45,10 @@ static int ma_pid_set(const char *val, const struct kernel_param *kp)
 {
 	int pid, ret;
 
-	ret = kstrtoint(val, 0, &pid);
+	ret = kstrtoint(val, 10, &pid);
 	if (ret)
 		return ret;
-	if (pid < 0)
+	if (pid < 0 || pid > PID_MAX_LIMIT)
 		return -EINVAL;
 	WRITE_ONCE(ma_pid, pid);
 	return 0;

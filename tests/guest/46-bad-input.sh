@@ -1,0 +1,80 @@
+# Bad input to every module parameter (fixes= and fail_at= are covered by
+# 98 and 45): pid at load and at run time, concurrent writers of pid, the
+# load-time parameters written at run time, loading twice, and rmmod
+# while the livepatch is in transition or enabled. Each bad input is
+# refused with a clear error and leaves the module's state unchanged.
+. ./lib.sh
+unload
+PARAM=/sys/module/mlock_audit/parameters/pid
+long=$(head -c 5000 /dev/zero | tr '\0' 9)
+
+# pid at load: the load fails, with the kernel's message naming pid
+for bad in -1 abc 0x10 99999999999 4194305 "1 2" "$long"; do
+	dmesg -c >/dev/null
+	if modprobe mlock_audit pid="$bad" 2>/tmp/err; then
+		unload
+		fail "pid='$(echo "$bad" | cut -c1-20)' accepted at load"
+	fi
+	loaded && fail "pid='$bad': module left loaded"
+	msg=$(dmesg | grep "invalid for parameter .pid." | cut -c1-120)
+	[ -n "$msg" ] || msg=$(cut -c1-120 /tmp/err)
+	[ -n "$msg" ] || fail "pid='$(echo "$bad" | cut -c1-20)' at load: refused without a message"
+	info "pid='$(echo "$bad" | cut -c1-20)' at load: ${msg#*] }"
+done
+
+# pid at run time: EINVAL or ERANGE, the value unchanged
+load fixes=none
+echo 1 >$PARAM || fail "pid=1 refused"
+nl='
+'
+for bad in -1 abc 0x10 " 7x" 99999999999 4194305 "$nl" "$long"; do
+	if printf '%s' "$bad" >$PARAM 2>/tmp/err; then
+		fail "pid='$(echo "$bad" | cut -c1-20)' accepted"
+	fi
+	grep -q -E 'Invalid argument|Numerical result out of range' /tmp/err ||
+		fail "pid='$(echo "$bad" | cut -c1-20)': unclear error: $(cat /tmp/err)"
+	[ "$(cat $PARAM)" = 1 ] || fail "pid='$bad' changed pid to $(cat $PARAM)"
+done
+echo 4194304 >$PARAM || fail "pid=4194304 (PID_MAX_LIMIT) refused"
+info "pid at run time: -1, abc, 0x10, ' 7x', 99999999999, 4194305, an empty line and 5000 digits refused (EINVAL/ERANGE), pid unchanged"
+
+# concurrent writers: four writers (valid and invalid values) and a reader
+# for 5 s; pid always reads back as one of the valid values
+end=$(($(date +%s) + 5))
+for v in 1 2 bad -3; do
+	(while [ "$(date +%s)" -lt $end ]; do printf '%s' $v >$PARAM 2>/dev/null; done) &
+done
+n=0
+while [ "$(date +%s)" -lt $end ]; do
+	case $(cat $PARAM) in 1 | 2) ;; *) fail "pid read back as '$(cat $PARAM)' under concurrent writers" ;; esac
+	cat $DBG/summary >/dev/null || fail "summary unreadable under concurrent writers"
+	n=$((n + 1))
+done
+wait
+info "concurrent writers: $n reads, pid always 1 or 2"
+echo 0 >$PARAM
+
+# load-time parameters cannot be written at run time
+for p in fixes fail_at; do
+	f=/sys/module/mlock_audit/parameters/$p
+	[ -e $f ] || continue
+	(echo all >$f) 2>/dev/null && fail "$p could be written at run time"
+done
+info "fixes and fail_at are read-only at run time (mode $(stat -c %a /sys/module/mlock_audit/parameters/fixes))"
+
+# loading twice: refused (EEXIST), the loaded module unaffected
+ko=$(modinfo -n mlock_audit)
+insmod "$ko" 2>/tmp/err && fail "a second insmod succeeded"
+grep -q 'File exists' /tmp/err || fail "second insmod: unclear error: $(cat /tmp/err)"
+cat $DBG/version >/dev/null || fail "version unreadable after the second insmod"
+unload
+info "second insmod refused: $(tr '\n' ' ' </tmp/err)"
+
+# rmmod while the livepatch is in transition or enabled is refused
+modprobe mlock_audit || fail "modprobe failed"
+tr=$(cat $LP/transition 2>/dev/null)
+rmmod mlock_audit 2>/tmp/err && fail "rmmod succeeded with the livepatch (transition=$tr)"
+info "rmmod with the livepatch registered (transition=$tr): $(tr '\n' ' ' </tmp/err)"
+loaded || fail "the module went away"
+unload
+exit 0
