@@ -14,7 +14,12 @@
 # at least 50 load/unload cycles, no reader and no worker failed, the
 # kernel log has no Oops, WARNING, BUG or hung task, the reference file's
 # checksum is unchanged, and Mlocked and Unevictable are back at their
-# base line (within 16 pages) once every workload has exited.
+# base line (within 16 pages) once every workload has exited. Stock 7.3
+# can leave a large page-cache folio of an unmapped file mlocked after
+# this workload, with or without the module (freed at umount); when
+# Mlocked is not back, the test unmounts (it must be back then) and runs
+# the same workload without the module, and passes only if the stock
+# kernel leaves a residue too.
 . ./lib.sh
 unload
 SECONDS_=${STRESS_SECONDS:-90}
@@ -118,13 +123,45 @@ grep -q 'malformed=0$' /tmp/readers.out || fail "malformed debugfs reads: $(cat 
 [ $cycles -ge 50 ] || fail "only $cycles load/unload cycles"
 [ $lp_cycles -ge 1 ] || fail "the livepatch was never enabled"
 
-drain
-m=$(($(meminfo_kb Mlocked) - M0)) u=$(($(meminfo_kb Unevictable) - U0))
-info "after: Mlocked $(meminfo_kb Mlocked) kB ($m), Unevictable $(meminfo_kb Unevictable) kB ($u)"
-[ ${m#-} -le 64 ] && [ ${u#-} -le 64 ] || fail "Mlocked +$m kB, Unevictable +$u kB after every workload exited, want 0"
 [ "$(sha256sum </mnt/xfs/reference)" = "$sum0" ] || fail "the reference file changed"
 bad=$(dmesg | grep -E 'Oops|WARNING|BUG|blocked for more than|hung_task' | head -n 3)
 [ -z "$bad" ] || fail "kernel log: $bad"
+
+# back() WHEN: Mlocked and Unevictable at the base line (within 16 pages)?
+back() {
+	drain
+	m=$(($(meminfo_kb Mlocked) - M0)) u=$(($(meminfo_kb Unevictable) - U0))
+	info "$1: Mlocked $(meminfo_kb Mlocked) kB ($m), Unevictable $(meminfo_kb Unevictable) kB ($u)"
+	[ ${m#-} -le 64 ] && [ ${u#-} -le 64 ]
+}
+if back "after every workload exited"; then
+	umount /mnt/huge
+	umount /mnt/xfs
+	exit 0
+fi
+# Left mlocked. If unmounting the filesystems frees it, it is page cache
+# of files nobody maps any more; the stock kernel may do that by itself
+# (seen on 7.3): the same workload without the module decides.
+residue=$m
+umount /mnt/huge
+umount /mnt/xfs
+back "after unmounting tmpfs and XFS" ||
+	fail "Mlocked +$m kB, Unevictable +$u kB after the workloads exited and the filesystems were unmounted"
+xfs_mount
+mount -t tmpfs -o huge=always,size=400m tmpfs /mnt/huge || fail "huge tmpfs"
+dd if=/dev/urandom of=/mnt/xfs/reference bs=1M count=8 2>/dev/null
+drain
+M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
+( end=$(($(date +%s) + SECONDS_)); while [ "$(date +%s)" -lt $end ]; do
+	ma-workload anon-thp $((free_mb * 4 / 10)) 1 >/dev/null 2>&1; done ) &
+pids=$!
+ma-stress 8 "$SECONDS_" /mnt/xfs/reference /mnt/huge /mnt/xfs >/tmp/control.out 2>&1 ||
+	fail "control ma-stress failed: $(cat /tmp/control.out)"
+wait
+pids=""
+back "control, the same workload without the module" &&
+	fail "Mlocked +$residue kB of page cache stayed mlocked with the module, none without it"
+info "the stock kernel leaves page-cache folios mlocked too (control +$m kB): not the module's; unmounting freed them both times"
 umount /mnt/huge
 umount /mnt/xfs
 exit 0
