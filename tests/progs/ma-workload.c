@@ -116,6 +116,23 @@ static char *map_aligned(size_t len, char **raw)
 }
 
 /*
+ * LEN bytes as map_aligned(), faulted in as small pages (MADV_NOHUGEPAGE
+ * first, so that only khugepaged or MADV_COLLAPSE can make them huge).
+ */
+static char *map_small_pages(size_t len, char **raw)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = map_aligned(len, raw);
+	size_t off;
+
+	if (madvise(p, len, MADV_NOHUGEPAGE))
+		die("madvise(MADV_NOHUGEPAGE)");
+	for (off = 0; off < len; off += page)
+		p[off] = 1;
+	return p;
+}
+
+/*
  * COLLAPSE: fault the memory in as small pages first (MADV_NOHUGEPAGE), then
  * advise MADV_HUGEPAGE, so that only khugepaged can make it huge.
  */
@@ -156,11 +173,7 @@ static int lazyfree(long mb, long seconds, int collapse)
 	volatile char sum = 0;
 	char *raw, *p;
 
-	p = map_aligned(len, &raw);
-	if (madvise(p, len, MADV_NOHUGEPAGE))
-		die("madvise(MADV_NOHUGEPAGE)");
-	for (off = 0; off < len; off += page)
-		p[off] = 1;
+	p = map_small_pages(len, &raw);
 	if (madvise(p, len, MADV_FREE))
 		die("madvise(MADV_FREE)");
 	for (off = 0; off < len; off += page)
@@ -184,11 +197,7 @@ static int hot(long mb, long seconds)
 	long long end;
 	char *raw, *p;
 
-	p = map_aligned(len, &raw);
-	if (madvise(p, len, MADV_NOHUGEPAGE))
-		die("madvise(MADV_NOHUGEPAGE)");
-	for (off = 0; off < len; off += page)
-		p[off] = 1;
+	p = map_small_pages(len, &raw);
 	if (madvise(p, len, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
 	printf("ready\n");
