@@ -18,15 +18,12 @@ unsupported) skip "scanresume is unsupported on this kernel: $detail" ;;
 *) fail "scanresume state '$state' after load: $detail" ;;
 esac
 
-old_sleep=$(cat $K/scan_sleep_millisecs) old_pages=$(cat $K/pages_to_scan)
 restore() {
 	kill $wpid $spid 2>/dev/null
-	echo "$old_sleep" >$K/scan_sleep_millisecs
-	echo "$old_pages" >$K/pages_to_scan
+	kh_restore
 }
 trap restore EXIT
-echo 100 >$K/scan_sleep_millisecs
-echo 4096 >$K/pages_to_scan
+kh_tune 100 4096
 # every THP setting khugepaged depends on, and min_free_kbytes, which
 # restarting it the way the THP "enabled" files do would recompute
 settings() {

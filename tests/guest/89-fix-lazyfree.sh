@@ -7,16 +7,12 @@
 THP=/sys/kernel/mm/transparent_hugepage
 K=$THP/khugepaged
 unload
-old_sleep=$(cat $K/scan_sleep_millisecs) old_pages=$(cat $K/pages_to_scan)
 restore() {
 	kill $cpid $hpid 2>/dev/null
-	echo "$old_sleep" >$K/scan_sleep_millisecs
-	echo "$old_pages" >$K/pages_to_scan
+	kh_restore
 }
 trap restore EXIT
-echo 100 >$K/scan_sleep_millisecs
-echo 4096 >$K/pages_to_scan
-info "khugepaged: scan_sleep_millisecs=100 pages_to_scan=4096 (were $old_sleep, $old_pages)"
+kh_tune 100 4096
 ahp() { awk '/^AnonHugePages:/ { print $2 }' /proc/$1/smaps_rollup; }
 # wait_for SECONDS CMD...: poll CMD every 0.1 s
 wait_for() {

@@ -42,6 +42,20 @@ lp_disable() {
 	done
 }
 unload() { ! loaded || { lp_disable; rmmod mlock_audit; } || fail "rmmod mlock_audit failed"; }
+# kh_tune SLEEP_MS PAGES: set khugepaged's scan_sleep_millisecs and
+# pages_to_scan, keeping the old values for kh_restore
+KH=/sys/kernel/mm/transparent_hugepage/khugepaged
+kh_tune() {
+	KH_OLD="$(cat $KH/scan_sleep_millisecs) $(cat $KH/pages_to_scan)"
+	echo "$1" >$KH/scan_sleep_millisecs
+	echo "$2" >$KH/pages_to_scan
+	info "khugepaged: scan_sleep_millisecs=$1 pages_to_scan=$2 (were $KH_OLD)"
+}
+kh_restore() {
+	[ -n "${KH_OLD:-}" ] || return 0
+	echo "${KH_OLD% *}" >$KH/scan_sleep_millisecs
+	echo "${KH_OLD#* }" >$KH/pages_to_scan
+}
 # kh_pid: the PID of the khugepaged thread (none when THP is off)
 kh_pid() {
 	for p in /proc/[0-9]*; do
