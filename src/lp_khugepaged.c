@@ -103,6 +103,25 @@ static void ma_pos_save(struct ma_khugepaged_mm_slot *mm_slot,
 	}
 }
 
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+/*
+ * The file case of a PMD range before 7.3: mmap_lock is dropped, and the
+ * range is scanned in the file's page cache.
+ */
+static int ma_scan_file(struct mm_struct *mm, struct vm_area_struct *vma,
+			unsigned long address, struct collapse_control *cc)
+{
+	struct file *file = get_file(vma->vm_file);
+	pgoff_t pgoff = linear_page_index(vma, address);
+	int result;
+
+	mmap_read_unlock(mm);
+	result = ma_sym.hpage_collapse_scan_file(mm, address, file, pgoff, cc);
+	fput(file);
+	return result;
+}
+#endif
+
 #if defined(COMPAT_SCANRESUME_FIX_MTHP)
 /*
  * One PMD range of a VMA, 7.3 (khugepaged.c:2920-2921): collapse_single_pmd()
@@ -153,14 +172,8 @@ static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
 			  struct collapse_control *cc)
 {
 	if (IS_ENABLED(CONFIG_SHMEM) && !vma_is_anonymous(vma)) {
-		struct file *file = get_file(vma->vm_file);
-		pgoff_t pgoff = linear_page_index(vma, address);
-
-		mmap_read_unlock(mm);
 		*mmap_locked = false;
-		*result = ma_sym.hpage_collapse_scan_file(mm, address, file,
-							  pgoff, cc);
-		fput(file);
+		*result = ma_scan_file(mm, vma, address, cc);
 		if (*result == SCAN_PTE_MAPPED_HUGEPAGE) {
 			mmap_read_lock(mm);
 			if (compat_khugepaged_test_exit_or_disable(mm))
@@ -196,14 +209,8 @@ static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
 	pmd_t *pmd;
 
 	if (IS_ENABLED(CONFIG_SHMEM) && !vma_is_anonymous(vma)) {
-		struct file *file = get_file(vma->vm_file);
-		pgoff_t pgoff = linear_page_index(vma, address);
-
-		mmap_read_unlock(mm);
-		*result = ma_sym.hpage_collapse_scan_file(mm, address, file,
-							  pgoff, cc);
+		*result = ma_scan_file(mm, vma, address, cc);
 		*mmap_locked = false;
-		fput(file);
 	} else {
 		*result = ma_sym.hpage_collapse_scan_pmd(mm, vma, address,
 							 mmap_locked, cc);
