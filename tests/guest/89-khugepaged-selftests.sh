@@ -2,7 +2,8 @@
 # /khugepaged from its linux-source, built by scripts/selftests) in the
 # khugepaged and madvise contexts, for anonymous memory, shmem and files,
 # once with fixes=none and once with every fix this kernel needs: the
-# result lines and the exit status must be the same. Every case runs
+# result lines and the exit status must be the same (a pair that differs
+# is shown and run once more, which decides). Every case runs
 # through the fixes that touch khugepaged ("lazyfree" replaces its PMD
 # scanner, "scanresume" the khugepaged thread). A case that fails both
 # ways is the kernel's own behaviour in this guest (no swap, for example)
@@ -24,21 +25,35 @@ else
 	info "file: not run, CONFIG_READ_ONLY_THP_FOR_FS is not set in ${cfg##*/} (khugepaged does not collapse regular files)"
 fi
 up() { awk '{ printf "%d", $1 }' /proc/uptime; }
+# run C:T MODE: the selftest case with fixes=MODE; results in /tmp/kh.MODE.res
+run() {
+	load fixes=$2
+	s=$(up)
+	dir=""
+	[ "${1#*:}" = file ] && mkdir -p /tmp/khdir && dir=/tmp/khdir
+	(cd /tmp && timeout 900 $ST/khugepaged $1 $dir) >/tmp/kh.$2 2>&1
+	echo "exit $?" >>/tmp/kh.$2
+	ksft_results /tmp/kh.$2 >/tmp/kh.$2.res
+	grep '^exit' /tmp/kh.$2 >>/tmp/kh.$2.res
+	info "$1 fixes=$2: $(($(up) - s)) s, $(grep -c -E 'OK$|^ok ' /tmp/kh.$2.res) ok, $(grep -c -E 'Fail$|^not ok ' /tmp/kh.$2.res) failed, $(tail -n1 /tmp/kh.$2.res)"
+	unload
+}
 bad=""
 for c in khugepaged madvise; do
 	for t in $types; do
-		for m in none all; do
-			load fixes=$m
-			s=$(up)
-			dir=""
-			[ $t = file ] && mkdir -p /tmp/khdir && dir=/tmp/khdir
-			(cd /tmp && timeout 900 $ST/khugepaged $c:$t $dir) >/tmp/kh.$m 2>&1
-			echo "exit $?" >>/tmp/kh.$m
-			ksft_results /tmp/kh.$m >/tmp/kh.$m.res
-			grep '^exit' /tmp/kh.$m >>/tmp/kh.$m.res
-			info "$c:$t fixes=$m: $(($(up) - s)) s, $(grep -c -E 'OK$|^ok ' /tmp/kh.$m.res) ok, $(grep -c -E 'Fail$|^not ok ' /tmp/kh.$m.res) failed, $(tail -n1 /tmp/kh.$m.res)"
-			unload
-		done
+		run $c:$t none
+		run $c:$t all
+		if ! cmp -s /tmp/kh.none.res /tmp/kh.all.res; then
+			# the stock test is not always repeatable (6.12 khugepaged:shmem
+			# once stopped after 4 cases without the fixes): show both
+			# outputs and run the pair once more; that one decides
+			for m in none all; do
+				info "$c:$t fixes=$m differed, its last lines:"
+				tail -n 4 /tmp/kh.$m | sed 's/^/        /'
+			done
+			run $c:$t none
+			run $c:$t all
+		fi
 		grep -v -E 'OK$|^ok |^exit|^$' /tmp/kh.all.res | sed 's/^/      both ways: /'
 		grep -q -E 'OK$|^ok ' /tmp/kh.none.res ||
 			bad="$bad $c:$t (no case passed even without the fixes)"
