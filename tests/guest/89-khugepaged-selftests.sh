@@ -49,7 +49,7 @@ for c in khugepaged madvise; do
 			# outputs and run the pair once more; that one decides
 			for m in none all; do
 				info "$c:$t fixes=$m differed, its last lines:"
-				tail -n 4 /tmp/kh.$m | sed 's/^/        /'
+				tail -n 4 /tmp/kh.$m | cut -c1-160 | sed 's/^/        /'
 			done
 			run $c:$t none
 			run $c:$t all
