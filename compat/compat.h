@@ -150,15 +150,6 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 #define COMPAT_TVA_T	unsigned long
 #endif
 
-/*
- * The livepatch transition's target state: KLP_PATCHED before v6.9
- * ("livepatch: Rename KLP_* to KLP_TRANSITION_*").
- */
-#include <linux/livepatch.h>
-#ifndef KLP_TRANSITION_PATCHED
-#define KLP_TRANSITION_PATCHED KLP_PATCHED
-#endif
-
 /* VM_DROPPABLE: since v6.11 ("mm: add MAP_DROPPABLE ..."); none before. */
 #ifdef COMPAT_CANNOT_VM_DROPPABLE
 #define VM_DROPPABLE VM_NONE

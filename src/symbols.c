@@ -107,7 +107,6 @@ static struct ma_symbol ma_symbols[] = {
 	MA_FIX_DATA("scanresume", khugepaged_scan, ma_kh.scan),
 	MA_FIX_DATA("scanresume", khugepaged_mm_lock, ma_kh.mm_lock),
 	MA_FIX_DATA("scanresume", khugepaged_pages_to_scan, ma_kh.pages_to_scan),
-	MA_FIX_DATA("scanresume", khugepaged_pages_collapsed, ma_kh.pages_collapsed),
 	MA_FIX_DATA("scanresume", khugepaged_full_scans, ma_kh.full_scans),
 	MA_FIX_DATA("scanresume", khugepaged_scan_sleep_millisecs,
 		    ma_kh.scan_sleep_millisecs),
@@ -132,6 +131,8 @@ static struct ma_symbol ma_symbols[] = {
 	MA_FIX_CALL("scanresume", hpage_collapse_scan_pmd),
 	MA_FIX_CALL("scanresume", hpage_collapse_scan_file),
 	MA_FIX_CALL("scanresume", collapse_pte_mapped_thp),
+	/* 7.3 counts collapsed ranges in collapse_single_pmd() */
+	MA_FIX_DATA("scanresume", khugepaged_pages_collapsed, ma_kh.pages_collapsed),
 #endif
 #ifdef COMPAT_SCANRESUME_FIX_ORDERS
 	MA_FIX_CALL("scanresume", hugepage_pmd_enabled),

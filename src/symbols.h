@@ -29,7 +29,8 @@ extern struct tracepoint *ma_tp_mm_khugepaged_scan_pmd;
 struct ma_khugepaged_syms {
 	struct ma_khugepaged_scan *scan;		/* khugepaged_scan */
 	spinlock_t *mm_lock;				/* khugepaged_mm_lock */
-	unsigned int *pages_to_scan, *pages_collapsed, *full_scans;
+	unsigned int *pages_to_scan, *full_scans;
+	unsigned int *pages_collapsed;			/* before 7.3 */
 	unsigned int *scan_sleep_millisecs, *alloc_sleep_millisecs;
 	unsigned long *sleep_expire;
 	wait_queue_head_t *wait;			/* khugepaged_wait */
@@ -38,7 +39,7 @@ struct ma_khugepaged_syms {
 	struct collapse_control *collapse_control;
 	unsigned long *thp_flags;			/* transparent_hugepage_flags */
 	unsigned long *anon_orders_always, *anon_orders_madvise;
-	unsigned long *anon_orders_inherit;		/* 6.12 form only */
+	unsigned long *anon_orders_inherit;		/* 6.12 and 7.3 forms */
 	struct klp_patch **klp_transition_patch;
 	int *klp_target_state;
 	struct tracepoint *tp_scan;			/* 7.3 form only */
