@@ -6,7 +6,7 @@
 # leave a stock khugepaged running.
 . ./lib.sh
 THP=/sys/kernel/mm/transparent_hugepage
-K=$THP/khugepaged
+K=$KH
 unload
 load fixes=scanresume
 state=$(fix_state scanresume)

@@ -4,8 +4,7 @@
 # lazy-free memory. Each run is done with fixes=none and with the fix; on
 # 7.3 the fix is upstream and both runs must skip the cold memory.
 . ./lib.sh
-THP=/sys/kernel/mm/transparent_hugepage
-K=$THP/khugepaged
+K=$KH
 unload
 restore() {
 	kill $cpid $hpid 2>/dev/null
