@@ -10,6 +10,10 @@ MA_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MA_CACHE=${MLOCK_AUDIT_CACHE:-/var/cache/mlock_audit}
 MA_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 MA_SUPPORTED="6.1 6.12 7.3"
+# Debug kernels (issue 8's debug lane, `make check-debug`): built by
+# scripts/debug-kernel from a supported kernel's Debian source; named
+# BASE-debug, they behave as BASE everywhere except where they come from.
+MA_DEBUG_KERNELS="6.12-debug"
 
 ma_log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 ma_die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
@@ -22,13 +26,14 @@ ma_kernel_abi_re() {
 	6.1)  echo '6\.1\.0-[0-9]+' ;;
 	6.12) echo '6\.12\.[0-9]+\+deb13' ;;
 	7.3)  echo '7\.3\.[0-9]+\+deb13' ;;
+	6.12-debug) echo '6\.12\.[0-9]+-mlock-audit-debug' ;;
 	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED)" ;;
 	esac
 }
 ma_kernel_release() {
 	case $1 in
 	6.1) echo bookworm ;;
-	6.12 | 7.3) echo trixie ;;
+	6.12 | 7.3 | 6.12-debug) echo trixie ;;
 	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED)" ;;
 	esac
 }
@@ -37,9 +42,13 @@ ma_kernel_target() {
 	6.1) echo bookworm-security ;;
 	6.12) echo trixie-security ;;
 	7.3) echo trixie-backports ;;
+	6.12-debug) echo trixie ;;
 	esac
 }
 ma_check_kernel() { ma_kernel_abi_re "$1" >/dev/null; }
+# The supported kernel a kernel name stands for: BASE for BASE-debug.
+ma_kernel_base() { echo "${1%-debug}"; }
+ma_is_debug() { case $1 in *-debug) return 0 ;; esac; return 1; }
 
 # The mirror the machine's apt sources name (one-line and deb822 formats).
 ma_mirror() {
@@ -117,32 +126,32 @@ ma_host_setup() {
 }
 
 # Run CMD inside the chroot ROOT with /proc (7.3's objtool reads it), /sys
-# and /dev mounted, and optionally one host directory bound at a path. The
+# and /dev mounted, and optionally host directories bound at paths. The
 # mounts live in a private mount namespace, so they vanish with the command
 # whatever way it ends.
-#   ma_chroot ROOT [--bind HOSTDIR GUESTPATH] -- CMD...
+#   ma_chroot ROOT [--bind HOSTDIR GUESTPATH]... -- CMD...
 ma_chroot() {
-	local root=$1 src="" dst=""
+	local root=$1 binds=""
 	shift
-	if [ "$1" = --bind ]; then
-		src=$2 dst=$3
+	while [ "$1" = --bind ]; do
+		binds="$binds$2"$'\n'"$3"$'\n'
 		shift 3
-	fi
+	done
 	[ "$1" = -- ] && shift
 	unshare --mount --propagation private -- /bin/bash -c '
 		set -e
-		r=$1 src=$2 dst=$3
-		shift 3
+		r=$1 binds=$2
+		shift 2
 		mount -t proc proc "$r/proc"
 		mount -t sysfs sysfs "$r/sys"
 		mount --rbind /dev "$r/dev"
-		if [ -n "$src" ]; then
+		while IFS= read -r src && IFS= read -r dst; do
 			mkdir -p "$r$dst"
 			mount --bind "$src" "$r$dst"
-		fi
+		done <<<"$binds"
 		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 			HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
-	' _ "$root" "$src" "$dst" "$@"
+	' _ "$root" "$binds" "$@"
 }
 
 ma_kdir() { echo "$MA_CACHE/kernels/$1"; }
@@ -154,12 +163,13 @@ ma_kinfo() {
 	sed -n "s/^$2=//p" "$f"
 }
 # The kernel's build config: /boot/config-RELEASE in the image package, or
-# config beside vmlinuz under /usr/lib/modules (7.3's split packages).
+# config beside vmlinuz under /usr/lib/modules (7.3's split packages), or
+# the build's .config kept beside the info file (debug kernels).
 ma_kconfig() {
 	local c
 	for c in "$(dirname "$(ma_kinfo "$1" vmlinuz)")/config-$(ma_kinfo "$1" release)" \
-		"$(ma_kinfo "$1" moddir)/config"; do
+		"$(ma_kinfo "$1" moddir)/config" "$(ma_kdir "$1")/config"; do
 		[ -f "$c" ] && { echo "$c"; return 0; }
 	done
-	ma_die "no kernel config for $1 in its image packages"
+	ma_die "no kernel config for $1 in its image packages or build"
 }
