@@ -6,6 +6,8 @@
 #   make KDIR=<headers tree>  the module for another kernel
 #   make demo [KERNEL=6.12]   build, boot that stock kernel in QEMU, show output
 #   make check [KERNELS=...]  the test suite on 6.1, 6.12 and 7.3
+#   make check-debug          the suite on the debug kernel 6.12-debug (KASAN,
+#                             lockdep, kmemleak), built first if needed (~1 h)
 #   make bench [KERNELS=...]  benchmarks, ratios measured in one boot
 #   make dkms-install [KVER=] install the sources with DKMS and build for KVER
 #   make style                checkpatch.pl over the kernel sources
@@ -38,6 +40,9 @@ demo:
 check:
 	tests/run $(KERNELS)
 
+check-debug:
+	tests/run 6.12-debug
+
 bench:
 	tests/bench $(KERNELS)
 
@@ -56,4 +61,4 @@ dkms-remove:
 style:
 	scripts/style
 
-.PHONY: all module userspace clean demo check bench dkms-install dkms-remove style
+.PHONY: all module userspace clean demo check check-debug bench dkms-install dkms-remove style

@@ -6,6 +6,17 @@ THP=/sys/kernel/mm/transparent_hugepage
 unload
 loaded && fail "module still loaded"
 
+# A kernel without BTF (the debug kernel is built without debug info):
+# CO-RE cannot run, and trace must say so and exit 9.
+if [ ! -e /sys/kernel/btf/vmlinux ]; then
+	mlock-audit trace >/tmp/tr0 2>&1
+	rc=$?
+	info "without BTF: exit $rc: $(head -n1 /tmp/tr0)"
+	[ $rc = 9 ] && grep -q 'BPF unavailable: /sys/kernel/btf/vmlinux: .*CONFIG_DEBUG_INFO_BTF' /tmp/tr0 ||
+		fail "without BTF, trace exited $rc: $(cat /tmp/tr0)"
+	skip "the kernel has no BTF (CONFIG_DEBUG_INFO_BTF unset): trace refuses cleanly (exit 9), the tracing checks cannot run"
+fi
+
 # trace_start OUT [ARGS...]: start the tracer, wait until it is attached
 trace_start() {
 	out=$1
