@@ -17,7 +17,9 @@
  */
 #include <linux/debugfs.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/threads.h>
 #include <linux/utsname.h>
 #include <generated/utsrelease.h>
@@ -117,11 +119,20 @@ static void ma_debugfs_init(void)
 }
 
 /*
- * Test-only breakage, compiled in by `make MLOCK_AUDIT_BREAK=init|oops|warn`,
- * so the test suite can prove that the VM harness fails closed.
+ * Test-only breakage, compiled in by `make MLOCK_AUDIT_BREAK=MODE`, so the
+ * test suite can prove that the VM harness fails closed (init, oops, warn)
+ * and that the debug kernel's detectors see our module (leak: kmemleak,
+ * kasan: an out-of-bounds read, lockdep: an inverted lock order).
  */
 #ifdef MLOCK_AUDIT_BREAK_OOPS
 static int *ma_break_ptr;
+#endif
+#ifdef MLOCK_AUDIT_BREAK_KASAN
+static size_t ma_break_len = 8;
+#endif
+#ifdef MLOCK_AUDIT_BREAK_LOCKDEP
+static DEFINE_MUTEX(ma_break_a);
+static DEFINE_MUTEX(ma_break_b);
 #endif
 
 static int ma_test_break(void)
@@ -134,6 +145,31 @@ static int ma_test_break(void)
 	*READ_ONCE(ma_break_ptr) = 0;
 #elif defined(MLOCK_AUDIT_BREAK_WARN)
 	WARN(1, "built with MLOCK_AUDIT_BREAK=warn\n");
+#elif defined(MLOCK_AUDIT_BREAK_LEAK)
+	pr_err("built with MLOCK_AUDIT_BREAK=leak: leaking %p\n",
+	       kmalloc(64, GFP_KERNEL));
+#elif defined(MLOCK_AUDIT_BREAK_KASAN)
+	{
+		size_t n = READ_ONCE(ma_break_len);
+		char *p = kmalloc(n, GFP_KERNEL);
+
+		if (!p)
+			return -ENOMEM;
+		pr_err("built with MLOCK_AUDIT_BREAK=kasan: reading byte %zu of %zu\n",
+		       n, n);
+		pr_err("read %d\n", READ_ONCE(p[n]));
+		kfree(p);
+	}
+#elif defined(MLOCK_AUDIT_BREAK_LOCKDEP)
+	pr_err("built with MLOCK_AUDIT_BREAK=lockdep: taking two mutexes in both orders\n");
+	mutex_lock(&ma_break_a);
+	mutex_lock(&ma_break_b);
+	mutex_unlock(&ma_break_b);
+	mutex_unlock(&ma_break_a);
+	mutex_lock(&ma_break_b);
+	mutex_lock(&ma_break_a);
+	mutex_unlock(&ma_break_a);
+	mutex_unlock(&ma_break_b);
 #endif
 	return 0;
 }
