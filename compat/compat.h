@@ -15,15 +15,19 @@
 #error "mlock_audit supports x86_64 only"
 #endif
 
-#ifndef CONFIG_KPROBES
+/*
+ * Kernel options the module cannot work without. MLOCK_AUDIT_MISSING_*
+ * (Kbuild's test-only MLOCK_AUDIT_SIMULATE_MISSING) pretends one is unset.
+ */
+#if !defined(CONFIG_KPROBES) || defined(MLOCK_AUDIT_MISSING_KPROBES)
 #error "mlock_audit needs CONFIG_KPROBES: its observation hooks are kprobes"
 #endif
 
-#ifndef CONFIG_DEBUG_FS
+#if !defined(CONFIG_DEBUG_FS) || defined(MLOCK_AUDIT_MISSING_DEBUG_FS)
 #error "mlock_audit needs CONFIG_DEBUG_FS: it reports through debugfs"
 #endif
 
-#ifndef CONFIG_LIVEPATCH
+#if !defined(CONFIG_LIVEPATCH) || defined(MLOCK_AUDIT_MISSING_LIVEPATCH)
 #error "mlock_audit needs CONFIG_LIVEPATCH: it carries its fixes as livepatches"
 #endif
 
