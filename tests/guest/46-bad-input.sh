@@ -1,8 +1,9 @@
 # Bad input to every module parameter (fixes= and fail_at= are covered by
 # 98 and 45): pid at load and at run time, concurrent writers of pid, the
-# load-time parameters written at run time, loading twice, and rmmod
-# while the livepatch is in transition or enabled. Each bad input is
-# refused with a clear error and leaves the module's state unchanged.
+# load-time parameters written at run time, loading twice, rmmod while
+# the livepatch is in transition or enabled, and bad writes to the
+# livepatch's enabled knob. Each bad input is refused with a clear error
+# and leaves the module's state unchanged.
 . ./lib.sh
 unload
 PARAM=/sys/module/mlock_audit/parameters/pid
@@ -76,5 +77,20 @@ tr=$(cat $LP/transition 2>/dev/null)
 rmmod mlock_audit 2>/tmp/err && fail "rmmod succeeded with the livepatch (transition=$tr)"
 info "rmmod with the livepatch registered (transition=$tr): $(tr '\n' ' ' </tmp/err)"
 loaded || fail "the module went away"
+
+# the livepatch's own knob (the kernel's), as a user would mistype it:
+# refused, the patch still enabled
+n=0
+until [ "$(cat $LP/transition 2>/dev/null)" = 0 ]; do
+	[ $n -ge 600 ] && fail "transition still running after 60 s"
+	sleep 0.1
+	n=$((n + 1))
+done
+for bad in 2 -1 abc "" "$long"; do
+	(echo "$bad" >$LP/enabled) 2>/dev/null && fail "enabled='$(echo "$bad" | cut -c1-10)' was accepted"
+	[ "$(cat $LP/enabled)" = 1 ] || fail "enabled='$(echo "$bad" | cut -c1-10)' changed the patch"
+done
+(echo 1 >$LP/enabled) 2>/dev/null && fail "enabling an enabled patch was accepted"
+info "$LP/enabled: 2, -1, abc, an empty line and 5000 digits refused; 1 on an enabled patch refused; still enabled"
 unload
 exit 0
