@@ -23,8 +23,10 @@ wait_transition() {
 }
 
 # cycle LABEL LIMIT_MS: enable (modprobe; load waits for the transition)
-# and disable once; both transitions must take at most LIMIT_MS. Sets $ms.
+# and disable once; both transitions must take at most LIMIT_MS (times
+# TIME_SCALE on the debug kernel). Sets $ms.
 cycle() {
+	set -- "$1" $(($2 * TIME_SCALE))
 	load
 	[ "$(sed -n 's/^livepatch state=\([a-z]*\).*/\1/p' $DBG/fixes)" = enabled ] ||
 		fail "$1: livepatch not enabled: $(sed -n 2p $DBG/fixes)"
