@@ -27,7 +27,7 @@ ma_kernel_abi_re() {
 	6.12) echo '6\.12\.[0-9]+\+deb13' ;;
 	7.3)  echo '7\.3\.[0-9]+\+deb13' ;;
 	6.12-debug) echo '6\.12\.[0-9]+-mlock-audit-debug' ;;
-	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED)" ;;
+	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED; debug: $MA_DEBUG_KERNELS)" ;;
 	esac
 }
 ma_kernel_release() {
@@ -42,7 +42,6 @@ ma_kernel_target() {
 	6.1) echo bookworm-security ;;
 	6.12) echo trixie-security ;;
 	7.3) echo trixie-backports ;;
-	6.12-debug) echo trixie ;;
 	esac
 }
 ma_check_kernel() { ma_kernel_abi_re "$1" >/dev/null; }
