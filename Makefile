@@ -17,13 +17,24 @@ KERNEL ?= 6.12
 KERNELS ?= 6.1 6.12 7.3
 KVER ?= $(shell uname -r)
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
-DKMS_SOURCES := Kbuild Makefile dkms.conf $(wildcard src/*.[ch] compat/*.h) compat/Kbuild.include
+DKMS_SOURCES := Kbuild Makefile dkms.conf $(wildcard src/*.[ch] compat/*.h) compat/Kbuild.include \
+		tools/klp-relocs.c
 
 all: module userspace
 
-module:
+# The module, then the post-link step that turns its references to
+# unexported kernel symbols into livepatch relocations (tools/klp-relocs.c).
+# A bare "make -C $(KDIR) M=..." skips that step; such a module refuses to
+# load.
+module: tools/klp-relocs
 	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): install them or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	tools/klp-relocs --symvers $(KDIR)/Module.symvers mlock_audit.ko
+
+# A build-host program: the C library's <elf.h> is all it needs.
+HOSTCC ?= cc
+tools/klp-relocs: tools/klp-relocs.c
+	$(HOSTCC) -std=c11 -O2 -Wall -Wextra -o $@ $<
 
 userspace:
 	$(MAKE) -C userspace
@@ -32,7 +43,7 @@ clean:
 	@if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	$(MAKE) -C userspace clean
 	$(MAKE) -C tests/progs clean
-	rm -rf build
+	rm -rf build tools/klp-relocs
 
 demo:
 	scripts/demo $(KERNEL)

@@ -48,26 +48,22 @@ static inline pmd_t pmdp_get(pmd_t *pmdp)
  * ma_pte_offset_map_lock(): pte_offset_map_lock() with its newest
  * semantics (may return NULL when the PMD changed under us). Since v6.5
  * ("mm/pgtable: allow pte_offset_map[_lock]() to fail") the work is done
- * out of line by an unexported function, reached through the address
- * src/symbols.c resolves; on 6.1 the inline macro is used and cannot fail
- * (its caller has checked the PMD, and mmap_lock keeps the table).
+ * out of line by an unexported function, called directly through a
+ * livepatch relocation (src/symbols.h declares it); on 6.1 the inline
+ * macro is used and cannot fail (its caller has checked the PMD, and
+ * mmap_lock keeps the table).
  */
+#include "symbols.h"
+
+static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
+					    unsigned long addr, spinlock_t **ptlp)
+{
 #ifdef COMPAT_PTE_OFFSET_MAP_LOCK_SYM
-#define COMPAT_PTE_OFFSET_MAP_LOCK_NAME __stringify(COMPAT_PTE_OFFSET_MAP_LOCK_SYM)
-extern pte_t *(*compat_pte_offset_map_lock)(struct mm_struct *mm, pmd_t *pmd,
-					    unsigned long addr, spinlock_t **ptlp);
-static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
-					    unsigned long addr, spinlock_t **ptlp)
-{
-	return compat_pte_offset_map_lock(mm, pmd, addr, ptlp);
-}
+	return COMPAT_PTE_OFFSET_MAP_LOCK_SYM(mm, pmd, addr, ptlp);
 #else
-static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
-					    unsigned long addr, spinlock_t **ptlp)
-{
 	return pte_offset_map_lock(mm, pmd, addr, ptlp);
-}
 #endif
+}
 
 /*
  * The "mlock" live fix (src/fix_mlock.c): already in the kernel, carried
@@ -168,12 +164,6 @@ static __always_inline bool folio_test_lazyfree(struct folio *folio)
 #endif
 
 /*
- * The adapters below call unexported kernel functions that symbols.c
- * resolves into ma_sym.
- */
-#include "symbols.h"
-
-/*
  * add_mm_counter() with its unexported rss_stat trace hook: mm's RSS
  * counters became percpu_counters and the hook lost its count argument in
  * v6.2 (f1a7941243c1 "mm: convert mm's rss stats into percpu_counter").
@@ -184,11 +174,10 @@ static inline void compat_add_mm_counter(struct mm_struct *mm, int member,
 #ifdef COMPAT_CANNOT_PERCPU_RSS_STAT
 	long count = atomic_long_add_return(value, &mm->rss_stat.count[member]);
 
-	((void (*)(struct mm_struct *, int, long))ma_sym.mm_trace_rss_stat)(mm,
-		member, count);
+	mm_trace_rss_stat(mm, member, count);
 #else
 	percpu_counter_add(&mm->rss_stat[member], value);
-	((void (*)(struct mm_struct *, int))ma_sym.mm_trace_rss_stat)(mm, member);
+	mm_trace_rss_stat(mm, member);
 #endif
 }
 
@@ -205,7 +194,19 @@ static inline void compat_unmap_locked_split(struct vm_area_struct *vma,
 {
 #ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
 	if (flags & TTU_SPLIT_HUGE_PMD)
-		ma_sym.split_huge_pmd_address(vma, address, false, folio);
+		split_huge_pmd_address(vma, address, false, folio);
+#endif
+}
+
+/*
+ * mlock a folio for the repair walk of the "mlock" fix (audit.c), which
+ * runs only where the fix is carried: mlock_folio() is reached through a
+ * livepatch relocation only there, and this is a no-op elsewhere.
+ */
+static inline void compat_mlock_folio(struct folio *folio)
+{
+#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+	mlock_folio(folio);
 #endif
 }
 
@@ -217,7 +218,7 @@ static inline void compat_unmap_locked_split(struct vm_area_struct *vma,
 static inline void compat_munlock_folio(struct folio *folio)
 {
 #ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
-	ma_sym.munlock_page(&folio->page);
+	munlock_page(&folio->page);
 #endif
 }
 
@@ -228,7 +229,7 @@ static inline void compat_munlock_folio(struct folio *folio)
 static inline int compat_folio_mapcount(struct folio *folio)
 {
 #ifdef COMPAT_CANNOT_INLINE_FOLIO_MAPCOUNT
-	return ma_sym.folio_mapcount(folio);
+	return folio_mapcount(folio);
 #else
 	return folio_mapcount(folio);
 #endif
@@ -239,6 +240,7 @@ static inline int compat_folio_mapcount(struct folio *folio)
  * (8788f6781486 "mm: support POSIX_FADV_NOREUSE"), only for memcg reclaim
  * before.
  */
+#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
 typedef bool (*compat_invalid_vma_t)(struct vm_area_struct *vma, void *arg);
 
 static inline compat_invalid_vma_t
@@ -248,8 +250,9 @@ compat_referenced_invalid_vma(struct mem_cgroup *memcg)
 	if (!memcg)
 		return NULL;
 #endif
-	return ma_sym.invalid_folio_referenced_vma;
+	return invalid_folio_referenced_vma;
 }
+#endif
 
 /*
  * hpage_collapse_scan_pmd() before v6.9 (6.1): a page is shared when its
@@ -290,9 +293,9 @@ static inline bool compat_khugepaged_swp_uffd_wp(pte_t pte)
 static inline bool compat_is_refcount_suitable(struct folio *folio)
 {
 #ifdef COMPAT_LAZYFREE_FIX_PAGE
-	return ((bool (*)(struct page *))ma_sym.is_refcount_suitable)(&folio->page);
+	return is_refcount_suitable(&folio->page);
 #else
-	return ma_sym.is_refcount_suitable(folio);
+	return is_refcount_suitable(folio);
 #endif
 }
 #endif
@@ -347,7 +350,7 @@ static inline bool compat_khugepaged_vma_suitable(struct vm_area_struct *vma)
 		if (!orders)
 			return false;
 	}
-	return ma_sym.__thp_vma_allowable_orders(vma, flags, COMPAT_KHUGEPAGED_TVA,
+	return __thp_vma_allowable_orders(vma, flags, COMPAT_KHUGEPAGED_TVA,
 						 orders);
 }
 
@@ -360,7 +363,7 @@ static inline bool compat_khugepaged_try_to_freeze(void)
 #ifdef COMPAT_SCANRESUME_FIX_MTHP
 static inline bool compat_khugepaged_enabled(void)
 {
-	return ma_sym.hugepage_enabled();
+	return hugepage_enabled();
 }
 
 static inline bool compat_khugepaged_test_exit_or_disable(struct mm_struct *mm)
@@ -373,7 +376,7 @@ static inline bool compat_khugepaged_test_exit_or_disable(struct mm_struct *mm)
 #elif defined(COMPAT_SCANRESUME_FIX_ORDERS)
 static inline bool compat_khugepaged_enabled(void)
 {
-	return ma_sym.hugepage_pmd_enabled();
+	return hugepage_pmd_enabled();
 }
 
 static inline bool compat_khugepaged_test_exit_or_disable(struct mm_struct *mm)
@@ -387,7 +390,7 @@ static inline bool compat_khugepaged_test_exit_or_disable(struct mm_struct *mm)
 
 static inline bool compat_khugepaged_vma_suitable(struct vm_area_struct *vma)
 {
-	return ma_sym.hugepage_vma_check(vma, vma->vm_flags, false, false, true);
+	return hugepage_vma_check(vma, vma->vm_flags, false, false, true);
 }
 
 static inline bool compat_khugepaged_enabled(void)

@@ -193,7 +193,7 @@ static void ma_repair_run(struct ma_walk *w, unsigned long addr)
 	}
 	if (w->run_mlocked || (w->run_addr & PMD_MASK) != (addr & PMD_MASK))
 		return;
-	ma_sym.mlock_folio(w->run_folio);
+	compat_mlock_folio(w->run_folio);
 	w->run_mlocked = true;
 	w->repaired += w->run_nr;
 }
@@ -206,7 +206,7 @@ static void ma_pmd_folio(struct ma_walk *w, pmd_t pmd)
 
 	ma_run_end(w);
 	if (w->may_mlock && !w->undo && !folio_test_mlocked(folio)) {
-		ma_sym.mlock_folio(folio);
+		compat_mlock_folio(folio);
 		w->repaired += folio_nr_pages(folio);
 	}
 	class = folio_test_mlocked(folio) ? MA_MLOCKED : MA_MISSED;
@@ -230,7 +230,7 @@ static void ma_walk_pmd(struct ma_walk *w, pmd_t *pmd, unsigned long addr,
 		pmdval = pmdp_get(pmd);
 		/* the huge zero page is not counted, like the zero page */
 		if (pmd_trans_huge(pmdval) && pmd_present(pmdval) &&
-		    pmd_pfn(pmdval) != READ_ONCE(*ma_huge_zero_pfn))
+		    pmd_pfn(pmdval) != READ_ONCE(huge_zero_pfn))
 			ma_pmd_folio(w, pmdval);
 		spin_unlock(ptl);
 		if (pmd_trans_huge(pmdval))

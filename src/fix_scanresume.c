@@ -62,7 +62,7 @@ static void ma_khugepaged_swap(int target)
 	old = *ma_kh.thread;
 	if (!old || READ_ONCE(old->patch_state) == target)
 		goto out;
-	new = kthread_create(ma_sym.khugepaged, NULL, "khugepaged");
+	new = kthread_create(khugepaged, NULL, "khugepaged");
 	if (IS_ERR(new)) {
 		atomic_long_inc(&ma_swap_failed);	/* tried again next poll */
 		goto out;

@@ -310,12 +310,6 @@ int ma_fixes_init(void)
 		} else if (!want[i]) {
 			fix->state = MA_FIX_OFF;
 			fix->detail = "not selected by fixes=";
-		} else if (ma_sym_missing(fix->name)) {
-			fix->detail_alloc = kasprintf(GFP_KERNEL, "kernel function %s %s",
-						      ma_sym_missing(fix->name),
-						      "is missing or not callable (IBT)");
-			fix->state = MA_FIX_UNSUPPORTED;
-			fix->detail = fix->detail_alloc ?: "a kernel function is missing";
 		} else if (!ma_fix_queue(fix, &n)) {
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = "too many replacement functions";
@@ -356,8 +350,6 @@ void ma_fixes_exit(void)
 		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
 			ma_fixes[i]->deactivating(ma_fixes[i]);
 	ma_fixes_unpatched();
-	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
-		kfree(ma_fixes[i]->detail_alloc);
 }
 
 /**

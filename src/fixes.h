@@ -57,7 +57,6 @@ struct ma_fix {
 
 	enum ma_fix_state state;
 	const char *detail;	/* the reason for the state */
-	char *detail_alloc;	/* a detail built at load, freed at unload */
 	bool queued;		/* its replacements were put in the livepatch */
 };
 

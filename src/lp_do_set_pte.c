@@ -61,13 +61,13 @@ void ma_do_set_pte(struct vm_fault *vmf, struct page *page, unsigned long addr)
 	/* copy-on-write page */
 	if (write && !(vma->vm_flags & VM_SHARED)) {
 		ma_inc_mm_counter_fast(vma->vm_mm, MM_ANONPAGES);
-		ma_sym.page_add_new_anon_rmap(page, vma, addr);
-		ma_sym.lru_cache_add_inactive_or_unevictable(page, vma);
+		page_add_new_anon_rmap(page, vma, addr);
+		lru_cache_add_inactive_or_unevictable(page, vma);
 		set_pte_at(vma->vm_mm, addr, vmf->pte, entry);
 		return;
 	}
 	ma_inc_mm_counter_fast(vma->vm_mm, mm_counter_file(page));
-	ma_sym.page_add_file_rmap(page, vma, false);
+	page_add_file_rmap(page, vma, false);
 	set_pte_at(vma->vm_mm, addr, vmf->pte, entry);
 
 	/* the fix: mlock the folio this entry completes */
@@ -77,7 +77,7 @@ void ma_do_set_pte(struct vm_fault *vmf, struct page *page, unsigned long addr)
 
 		if (ma_folio_pte_full(vma, folio, vmf->pte, addr,
 				      folio_page_idx(folio, page), false)) {
-			ma_sym.mlock_folio(folio);
+			mlock_folio(folio);
 			ma_fix_event(MA_EV_RMAP_MLOCK, folio);
 		}
 	}

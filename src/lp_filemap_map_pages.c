@@ -93,7 +93,7 @@ static bool ma_filemap_map_pmd(struct vm_fault *vmf, struct folio *folio,
 
 	if (pmd_none(*vmf->pmd) && folio_test_pmd_mappable(folio)) {
 		struct page *page = folio_file_page(folio, start);
-		vm_fault_t ret = ma_sym.do_set_pmd(vmf, page);
+		vm_fault_t ret = do_set_pmd(vmf, page);
 
 		if (!ret) {
 			/* mapped; the reference is consumed */
@@ -103,7 +103,7 @@ static bool ma_filemap_map_pmd(struct vm_fault *vmf, struct folio *folio,
 	}
 
 	if (pmd_none(*vmf->pmd) && vmf->prealloc_pte)
-		ma_sym.pmd_install(mm, vmf->pmd, &vmf->prealloc_pte);
+		pmd_install(mm, vmf->pmd, &vmf->prealloc_pte);
 
 	return false;
 }
@@ -159,7 +159,7 @@ static vm_fault_t ma_filemap_map_folio_range(struct vm_fault *vmf,
 		continue;
 skip:
 		if (count) {
-			ma_sym.set_pte_range(vmf, folio, page, count, addr);
+			set_pte_range(vmf, folio, page, count, addr);
 			*rss += count;
 			folio_ref_add(folio, count);
 			if (in_range(vmf->address, addr, count * PAGE_SIZE))
@@ -174,7 +174,7 @@ skip:
 	} while (--nr_pages > 0);
 
 	if (count) {
-		ma_sym.set_pte_range(vmf, folio, page, count, addr);
+		set_pte_range(vmf, folio, page, count, addr);
 		*rss += count;
 		folio_ref_add(folio, count);
 		if (in_range(vmf->address, addr, count * PAGE_SIZE))
@@ -208,7 +208,7 @@ static vm_fault_t ma_filemap_map_order0_folio(struct vm_fault *vmf,
 	if (vmf->address == addr)
 		ret = VM_FAULT_NOPAGE;
 
-	ma_sym.set_pte_range(vmf, folio, page, 1, addr);
+	set_pte_range(vmf, folio, page, 1, addr);
 	(*rss)++;
 	folio_ref_inc(folio);
 

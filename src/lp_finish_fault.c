@@ -94,15 +94,15 @@ fallback:
 
 	if (pmd_none(*vmf->pmd)) {
 		if (!needs_fallback && PageTransCompound(page)) {
-			ret = ma_sym.do_set_pmd(vmf, page);
+			ret = do_set_pmd(vmf, page);
 			if (ret != VM_FAULT_FALLBACK)
 				return ret;
 		}
 
 		if (vmf->prealloc_pte)
-			ma_sym.pmd_install(vma->vm_mm, vmf->pmd, &vmf->prealloc_pte);
+			pmd_install(vma->vm_mm, vmf->pmd, &vmf->prealloc_pte);
 		else if (unlikely(pmd_none(*vmf->pmd) &&
-				  ma_sym.__pte_alloc(vma->vm_mm, vmf->pmd)))
+				  __pte_alloc(vma->vm_mm, vmf->pmd)))
 			return VM_FAULT_OOM;
 	}
 
@@ -152,7 +152,7 @@ fallback:
 	}
 
 	folio_ref_add(folio, nr_pages - 1);
-	ma_sym.set_pte_range(vmf, folio, page, nr_pages, addr);
+	set_pte_range(vmf, folio, page, nr_pages, addr);
 	type = is_cow ? MM_ANONPAGES : mm_counter_file(folio);
 	ma_add_mm_counter(vma->vm_mm, type, nr_pages);
 	ret = 0;

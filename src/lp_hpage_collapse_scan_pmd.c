@@ -55,7 +55,7 @@ atomic_long_t ma_lazyfree_skips;
 static int ma_mmu_notifier_test_young(struct mm_struct *mm, unsigned long address)
 {
 	if (mm_has_notifiers(mm))
-		return ma_sym.__mmu_notifier_test_young(mm, address);
+		return __mmu_notifier_test_young(mm, address);
 	return 0;
 }
 
@@ -70,7 +70,7 @@ static void ma_trace_scan_pmd(struct mm_struct *mm, struct page *page,
 			      bool writable, int referenced, int none_or_zero,
 			      int status, int unmapped)
 {
-	struct tracepoint *tp = ma_tp_mm_khugepaged_scan_pmd;
+	struct tracepoint *tp = &__tracepoint_mm_khugepaged_scan_pmd;
 	void (*iter)(void *data, struct mm_struct *mm, struct page *page,
 		     bool writable, int referenced, int none_or_zero,
 		     int status, int unmapped);
@@ -94,7 +94,7 @@ static bool ma_scan_shared_ok(struct collapse_control *cc, struct page *page,
 	if (!compat_khugepaged_mapped_shared(page, folio))
 		return true;
 	++*shared;
-	if (cc->is_khugepaged && *shared > *ma_khugepaged_max_ptes_shared) {
+	if (cc->is_khugepaged && *shared > khugepaged_max_ptes_shared) {
 		count_vm_event(THP_SCAN_EXCEED_SHARED_PTE);
 		return false;
 	}
@@ -118,7 +118,7 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 
 	VM_WARN_ON_ONCE(address & ~HPAGE_PMD_MASK);
 
-	result = ma_sym.find_pmd_or_thp_or_none(mm, address, &pmd);
+	result = find_pmd_or_thp_or_none(mm, address, &pmd);
 	if (result != SCAN_SUCCEED)
 		goto out;
 
@@ -138,7 +138,7 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 		if (is_swap_pte(pteval)) {
 			++unmapped;
 			if (!cc->is_khugepaged ||
-			    unmapped <= *ma_khugepaged_max_ptes_swap) {
+			    unmapped <= khugepaged_max_ptes_swap) {
 				/* uffd-wp swap entries are never collapsed */
 				if (compat_khugepaged_swp_uffd_wp(pteval)) {
 					result = SCAN_PTE_UFFD_WP;
@@ -158,7 +158,7 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 			++none_or_zero;
 			if (!userfaultfd_armed(vma) &&
 			    (!cc->is_khugepaged ||
-			     none_or_zero <= *ma_khugepaged_max_ptes_none))
+			     none_or_zero <= khugepaged_max_ptes_none))
 				continue;
 			result = SCAN_EXCEED_NONE_PTE;
 			count_vm_event(THP_SCAN_EXCEED_NONE_PTE);
@@ -172,7 +172,7 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 		if (pte_write(pteval))
 			writable = true;
 
-		page = ma_sym.vm_normal_page(vma, _address, pteval);
+		page = vm_normal_page(vma, _address, pteval);
 		if (unlikely(!page) || unlikely(is_zone_device_page(page))) {
 			result = SCAN_PAGE_NULL;
 			goto out_unmap;
@@ -216,7 +216,7 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 		 * the node with the most.
 		 */
 		node = folio_nid(folio);
-		if (ma_sym.hpage_collapse_scan_abort(node, cc)) {
+		if (hpage_collapse_scan_abort(node, cc)) {
 			result = SCAN_SCAN_ABORT;
 			goto out_unmap;
 		}
@@ -262,8 +262,7 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 out_unmap:
 	pte_unmap_unlock(pte, ptl);
 	if (result == SCAN_SUCCEED) {
-		result = ma_sym.collapse_huge_page(mm, address, referenced,
-						   unmapped, cc);
+		result = collapse_huge_page(mm, address, referenced, unmapped, cc);
 		/* it returns with mmap_lock released */
 		*mmap_locked = false;
 	}

@@ -116,7 +116,7 @@ static int ma_scan_file(struct mm_struct *mm, struct vm_area_struct *vma,
 	int result;
 
 	mmap_read_unlock(mm);
-	result = ma_sym.hpage_collapse_scan_file(mm, address, file, pgoff, cc);
+	result = hpage_collapse_scan_file(mm, address, file, pgoff, cc);
 	fput(file);
 	return result;
 }
@@ -134,7 +134,7 @@ static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
 {
 	bool lock_dropped = false;
 
-	*result = ma_sym.collapse_single_pmd(address, vma, &lock_dropped, cc);
+	*result = collapse_single_pmd(address, vma, &lock_dropped, cc);
 	*mmap_locked = !lock_dropped;
 	return true;
 }
@@ -178,14 +178,13 @@ static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
 			mmap_read_lock(mm);
 			if (compat_khugepaged_test_exit_or_disable(mm))
 				return false;
-			*result = ma_sym.collapse_pte_mapped_thp(mm, address, false);
+			*result = collapse_pte_mapped_thp(mm, address, false);
 			if (*result == SCAN_PMD_MAPPED)
 				*result = SCAN_SUCCEED;
 			mmap_read_unlock(mm);
 		}
 	} else {
-		*result = ma_sym.hpage_collapse_scan_pmd(mm, vma, address,
-							 mmap_locked, cc);
+		*result = hpage_collapse_scan_pmd(mm, vma, address, mmap_locked, cc);
 	}
 	if (*result == SCAN_SUCCEED)
 		++*ma_kh.pages_collapsed;
@@ -212,13 +211,12 @@ static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
 		*result = ma_scan_file(mm, vma, address, cc);
 		*mmap_locked = false;
 	} else {
-		*result = ma_sym.hpage_collapse_scan_pmd(mm, vma, address,
-							 mmap_locked, cc);
+		*result = hpage_collapse_scan_pmd(mm, vma, address, mmap_locked, cc);
 	}
 	if (*result == SCAN_PTE_MAPPED_HUGEPAGE) {
-		*result = ma_sym.find_pmd_or_thp_or_none(mm, address, &pmd);
+		*result = find_pmd_or_thp_or_none(mm, address, &pmd);
 		if (*result != SCAN_SUCCEED ||
-		    !ma_sym.khugepaged_add_pte_mapped_thp(mm, address))
+		    !khugepaged_add_pte_mapped_thp(mm, address))
 			return true;
 	}
 	if (*result == SCAN_SUCCEED)
@@ -238,8 +236,7 @@ static void ma_collapse_pte_mapped_thps(struct ma_khugepaged_mm_slot *mm_slot)
 		return;
 	if (!ma_mm_exiting(mm))
 		for (i = 0; i < mm_slot->nr_pte_mapped_thp; i++)
-			ma_sym.collapse_pte_mapped_thp(mm, mm_slot->pte_mapped_thp[i],
-						       false);
+			collapse_pte_mapped_thp(mm, mm_slot->pte_mapped_thp[i], false);
 	mm_slot->nr_pte_mapped_thp = 0;
 	mmap_write_unlock(mm);
 }
@@ -370,7 +367,7 @@ breakouterloop_mmap_lock:
 		}
 		if (ma_mm_exiting(mm))
 			klp_shadow_free(mm_slot, MA_SV_SCAN_POS, NULL);
-		ma_sym.collect_mm_slot(mm_slot);
+		collect_mm_slot(mm_slot);
 	}
 	ma_trace_mm_scan(mm, *progress - progress_prev, !scan->mm_slot);
 }
@@ -409,7 +406,7 @@ static void ma_do_scan(struct collapse_control *cc)
 	bool wait = true;
 	int result = SCAN_SUCCEED;
 
-	ma_sym.lru_add_drain_all();
+	lru_add_drain_all();
 
 	*progress = 0;
 	while (true) {
@@ -488,7 +485,7 @@ int ma_khugepaged(void *none)
 	if (mm_slot) {
 		if (ma_mm_exiting(mm_slot->slot.mm))
 			klp_shadow_free(mm_slot, MA_SV_SCAN_POS, NULL);
-		ma_sym.collect_mm_slot(mm_slot);
+		collect_mm_slot(mm_slot);
 	}
 	spin_unlock(ma_kh.mm_lock);
 	return 0;

@@ -26,7 +26,7 @@ static void ma_mlock_large(struct vm_area_struct *vma, struct folio *folio,
 {
 	if (!(vma->vm_flags & VM_LOCKED)) {
 		if (folio_test_mlocked(folio))
-			ma_sym.munlock_page(&folio->page);
+			munlock_page(&folio->page);
 		return;
 	}
 	/*
@@ -36,7 +36,7 @@ static void ma_mlock_large(struct vm_area_struct *vma, struct folio *folio,
 	if (ma_mlock_large_allowed() &&
 	    ma_folio_pte_full(vma, folio, pte, addr,
 			      folio_page_idx(folio, page), false)) {
-		ma_sym.mlock_folio(folio);
+		mlock_folio(folio);
 		ma_fix_event(MA_EV_RMAP_MLOCK, folio);
 	}
 }
@@ -45,13 +45,13 @@ static void ma_mlock_large(struct vm_area_struct *vma, struct folio *folio,
 static spinlock_t *ma_pmd_trans_huge_lock(pmd_t *pmd, struct vm_area_struct *vma)
 {
 	if (is_swap_pmd(*pmd) || pmd_trans_huge(*pmd) || pmd_devmap(*pmd))
-		return ma_sym.__pmd_trans_huge_lock(pmd, vma);
+		return __pmd_trans_huge_lock(pmd, vma);
 	return NULL;
 }
 
 static bool ma_is_huge_zero_pmd(pmd_t pmd)
 {
-	return pmd_present(pmd) && READ_ONCE(*ma_huge_zero_pfn) == pmd_pfn(pmd);
+	return pmd_present(pmd) && READ_ONCE(huge_zero_pfn) == pmd_pfn(pmd);
 }
 
 int ma_mlock_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
@@ -71,9 +71,9 @@ int ma_mlock_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 			goto out;
 		page = pmd_page(*pmd);
 		if (vma->vm_flags & VM_LOCKED)
-			ma_sym.mlock_folio(page_folio(page));
+			mlock_folio(page_folio(page));
 		else
-			ma_sym.munlock_page(page);
+			munlock_page(page);
 		goto out;
 	}
 
@@ -81,7 +81,7 @@ int ma_mlock_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 	for (pte = start_pte; addr != end; pte++, addr += PAGE_SIZE) {
 		if (!pte_present(*pte))
 			continue;
-		page = ma_sym.vm_normal_page(vma, addr, *pte);
+		page = vm_normal_page(vma, addr, *pte);
 		if (!page || is_zone_device_page(page))
 			continue;
 		if (PageTransCompound(page)) {
@@ -92,9 +92,9 @@ int ma_mlock_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 			continue;
 		}
 		if (vma->vm_flags & VM_LOCKED)
-			ma_sym.mlock_folio(page_folio(page));
+			mlock_folio(page_folio(page));
 		else
-			ma_sym.munlock_page(page);
+			munlock_page(page);
 	}
 	pte_unmap(start_pte);
 out:

@@ -91,7 +91,7 @@ static void ma_page_remove_anon_compound_rmap(struct page *page)
 		}
 		/* partly unmapped: queue for deferred split */
 		if (nr && nr < thp_nr_pages(page))
-			ma_sym.deferred_split_huge_page(page);
+			deferred_split_huge_page(page);
 	} else {
 		nr = thp_nr_pages(page);
 	}
@@ -146,7 +146,7 @@ static bool ma_breaks_full_mapping(struct page *page, struct folio *folio,
 void ma_page_remove_rmap(struct page *page, struct vm_area_struct *vma,
 			 bool compound)
 {
-	ma_sym.lock_page_memcg(page);
+	lock_page_memcg(page);
 
 	if (!PageAnon(page)) {
 		ma_page_remove_file_rmap(page, compound);
@@ -169,19 +169,19 @@ void ma_page_remove_rmap(struct page *page, struct vm_area_struct *vma,
 	__dec_lruvec_page_state(page, NR_ANON_MAPPED);
 
 	if (PageTransCompound(page))
-		ma_sym.deferred_split_huge_page(compound_head(page));
+		deferred_split_huge_page(compound_head(page));
 
 	/*
 	 * The PageAnon mapping is left set (it may race with a
 	 * page_add_anon_rmap(); free_unref_page() resets it).
 	 */
 out:
-	ma_sym.unlock_page_memcg(page);
+	unlock_page_memcg(page);
 
 	/* munlock_vma_page(): small and PMD-mapped folios */
 	if (unlikely(vma->vm_flags & VM_LOCKED) &&
 	    (compound || !PageTransCompound(page))) {
-		ma_sym.munlock_page(page);
+		munlock_page(page);
 		return;
 	}
 	/* the fix: a large folio whose full mapping in @vma breaks */
@@ -189,6 +189,6 @@ out:
 		struct folio *folio = page_folio(page);
 
 		if (ma_breaks_full_mapping(page, folio, vma))
-			ma_sym.munlock_page(&folio->page);
+			munlock_page(&folio->page);
 	}
 }

@@ -34,11 +34,11 @@ static bool ma_referenced_one(struct folio *folio, struct vm_area_struct *vma,
 
 	/* hugetlb VMAs never have VM_LOCKED; leave them to the kernel anyway */
 	if (!(vma->vm_flags & VM_LOCKED) || folio_test_hugetlb(folio))
-		return ma_sym.folio_referenced_one(folio, vma, address, arg);
+		return folio_referenced_one(folio, vma, address, arg);
 
 	pvmw = ma_folio_vma_walk(folio, vma, address);
 
-	while (ma_sym.page_vma_mapped_walk(&pvmw)) {
+	while (page_vma_mapped_walk(&pvmw)) {
 		if (!ptes)
 			first = pvmw.address;
 		ptes++;
@@ -81,7 +81,7 @@ int ma_folio_referenced(struct folio *folio, int is_locked,
 	struct rmap_walk_control rwc = {
 		.rmap_one = ma_referenced_one,
 		.arg = (void *)&pra,
-		.anon_lock = ma_sym.folio_lock_anon_vma_read,
+		.anon_lock = folio_lock_anon_vma_read,
 		.try_lock = true,
 		.invalid_vma = compat_referenced_invalid_vma(memcg),
 	};
@@ -99,7 +99,7 @@ int ma_folio_referenced(struct folio *folio, int is_locked,
 			return 1;
 	}
 
-	ma_sym.rmap_walk(folio, &rwc);
+	rmap_walk(folio, &rwc);
 	*vm_flags = pra.vm_flags;
 
 	if (we_locked)

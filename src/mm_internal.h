@@ -56,7 +56,7 @@ static inline void ma_mlock_vma_folio(struct folio *folio,
 				      struct vm_area_struct *vma)
 {
 	if (unlikely((vma->vm_flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED))
-		ma_sym.mlock_folio(folio);
+		mlock_folio(folio);
 }
 
 /*

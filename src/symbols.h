@@ -1,9 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The unexported kernel functions and data that mlock_audit reaches, and
+ * how: by name, through livepatch relocations
+ * (Documentation/livepatch/module-elf-format.rst).
+ *
+ * Each symbol below is declared weak. The compiler then emits ordinary
+ * relocations against it (a direct "call rel32" for a call), and modpost
+ * accepts the module although nothing exports the name. After the module
+ * is linked, tools/klp-relocs.c turns every weak undefined symbol of the
+ * .ko into a livepatch symbol ".klp.sym.vmlinux.<name>,<pos>" and moves its
+ * relocations into ".klp.rela.vmlinux.<section>" sections. When the module
+ * loads, the livepatch core resolves them in vmlinux through kallsyms and
+ * applies them before module_init runs; a symbol that is missing or
+ * ambiguous makes the load fail, with livepatch naming it in the log.
+ *
+ * A direct call is not checked by indirect branch tracking (IBT), so a
+ * callee may be sealed or have no ENDBR64. Only the functions handed to
+ * the kernel as rmap_walk_control callbacks or as a thread function are
+ * reached through a pointer; the kernel takes their addresses itself, so
+ * IBT leaves their ENDBR64 alone (tests/host/ibt-seal checks both facts on
+ * the stock images).
+ *
+ * Prototypes that kernel headers declare are taken with typeof() from the
+ * header of the kernel being built for; the others are written to match
+ * the kernel source named beside them.
+ */
 #ifndef _MLOCK_AUDIT_SYMBOLS_H
 #define _MLOCK_AUDIT_SYMBOLS_H
 
-#include <linux/mm_types.h>
+#include <linux/huge_mm.h>
+#include <linux/khugepaged.h>
+#include <linux/mm.h>
+#include <linux/mmu_notifier.h>
 #include <linux/rmap.h>
+#include <linux/swap.h>
 
 struct collapse_control;
 struct klp_patch;
@@ -11,21 +41,114 @@ struct ma_khugepaged_mm_slot;
 struct ma_khugepaged_scan;
 struct tracepoint;
 
+/* A kernel symbol reached through a livepatch relocation. */
+#define MA_KSYM	__weak
+
 int ma_symbols_init(void);
 
-/* Unexported kernel data, resolved by ma_symbols_init(). */
-extern unsigned long *ma_huge_zero_pfn;	/* mm/huge_memory.c */
-/* mm/khugepaged.c, for the "lazyfree" fix */
-extern unsigned int *ma_khugepaged_max_ptes_none;
-extern unsigned int *ma_khugepaged_max_ptes_swap;
-extern unsigned int *ma_khugepaged_max_ptes_shared;
-extern struct tracepoint *ma_tp_mm_khugepaged_scan_pmd;
-
 /*
- * mm/khugepaged.c, mm/huge_memory.c and kernel/livepatch/transition.c,
- * for the "scanresume" fix: khugepaged's state and the livepatch
- * transition it takes part in.
+ * Cleared by tools/klp-relocs in the .ko it converts: a module built
+ * without that step must not load (its kernel references would be NULL).
  */
+extern u32 ma_klp_unconverted;
+
+/* mm/huge_memory.c */
+extern unsigned long huge_zero_pfn MA_KSYM;
+
+#ifdef COMPAT_PTE_OFFSET_MAP_LOCK_SYM
+/* mm/pgtable-generic.c (declared in linux/mm.h) */
+extern typeof(COMPAT_PTE_OFFSET_MAP_LOCK_SYM) COMPAT_PTE_OFFSET_MAP_LOCK_SYM MA_KSYM;
+#endif
+
+#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+/* mm/mlock.c (declared in mm/internal.h) */
+void mlock_folio(struct folio *folio) MA_KSYM;
+/* mm/page_vma_mapped.c, mm/rmap.c */
+extern typeof(page_vma_mapped_walk) page_vma_mapped_walk MA_KSYM;
+extern typeof(rmap_walk) rmap_walk MA_KSYM;
+extern typeof(rmap_walk_locked) rmap_walk_locked MA_KSYM;
+extern typeof(folio_lock_anon_vma_read) folio_lock_anon_vma_read MA_KSYM;
+/* static in mm/rmap.c, which takes their addresses too */
+bool folio_referenced_one(struct folio *folio, struct vm_area_struct *vma,
+			  unsigned long address, void *arg) MA_KSYM;
+bool invalid_folio_referenced_vma(struct vm_area_struct *vma, void *arg) MA_KSYM;
+bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
+		      unsigned long address, void *arg) MA_KSYM;
+#endif
+
+#if defined(COMPAT_MLOCK_FIX_PAGE_RMAP) || defined(COMPAT_FAULT_FIX_SET_PTE_RANGE)
+/* mm/memory.c (declared in linux/mm.h): add_mm_counter()'s trace hook */
+extern typeof(mm_trace_rss_stat) mm_trace_rss_stat MA_KSYM;
+#endif
+
+#ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
+/* 6.1: mm/mlock.c (mm/internal.h) */
+void munlock_page(struct page *page) MA_KSYM;
+/* 6.1: mm/memcontrol.c, mm/huge_memory.c, mm/rmap.c, mm/swap.c, mm/memory.c */
+extern typeof(lock_page_memcg) lock_page_memcg MA_KSYM;
+extern typeof(unlock_page_memcg) unlock_page_memcg MA_KSYM;
+extern typeof(deferred_split_huge_page) deferred_split_huge_page MA_KSYM;
+extern typeof(page_add_file_rmap) page_add_file_rmap MA_KSYM;
+extern typeof(page_add_new_anon_rmap) page_add_new_anon_rmap MA_KSYM;
+extern typeof(lru_cache_add_inactive_or_unevictable)
+	lru_cache_add_inactive_or_unevictable MA_KSYM;
+extern typeof(split_huge_pmd_address) split_huge_pmd_address MA_KSYM;
+extern typeof(__pmd_trans_huge_lock) __pmd_trans_huge_lock MA_KSYM;
+extern typeof(folio_mapcount) folio_mapcount MA_KSYM;
+#endif
+
+#if defined(COMPAT_MLOCK_FIX_PAGE_RMAP) || defined(COMPAT_LAZYFREE_FIX_FOLIO) || \
+	defined(COMPAT_LAZYFREE_FIX_PAGE)
+/* mm/memory.c */
+extern typeof(vm_normal_page) vm_normal_page MA_KSYM;
+#endif
+
+#ifdef COMPAT_FAULT_FIX_SET_PTE_RANGE
+/* mm/memory.c (pmd_install() is declared in mm/internal.h) */
+extern typeof(do_set_pmd) do_set_pmd MA_KSYM;
+void pmd_install(struct mm_struct *mm, pmd_t *pmd, pgtable_t *pte) MA_KSYM;
+extern typeof(__pte_alloc) __pte_alloc MA_KSYM;
+extern typeof(set_pte_range) set_pte_range MA_KSYM;
+#endif
+
+#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE) || \
+	defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+/* static in mm/khugepaged.c (6.1 :963, 6.12 :945) */
+int find_pmd_or_thp_or_none(struct mm_struct *mm, unsigned long address,
+			    pmd_t **pmd) MA_KSYM;
+#endif
+
+#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE)
+/* static in mm/khugepaged.c, for the "lazyfree" fix */
+bool hpage_collapse_scan_abort(int nid, struct collapse_control *cc) MA_KSYM;
+#ifdef COMPAT_LAZYFREE_FIX_PAGE
+bool is_refcount_suitable(struct page *page) MA_KSYM;		/* 6.1 */
+#else
+bool is_refcount_suitable(struct folio *folio) MA_KSYM;		/* 6.12 */
+#endif
+int collapse_huge_page(struct mm_struct *mm, unsigned long address,
+		       int referenced, int unmapped,
+		       struct collapse_control *cc) MA_KSYM;
+extern unsigned int khugepaged_max_ptes_none MA_KSYM;
+extern unsigned int khugepaged_max_ptes_swap MA_KSYM;
+extern unsigned int khugepaged_max_ptes_shared MA_KSYM;
+extern struct tracepoint __tracepoint_mm_khugepaged_scan_pmd MA_KSYM;
+/* mm/mmu_notifier.c */
+extern typeof(__mmu_notifier_test_young) __mmu_notifier_test_young MA_KSYM;
+#endif
+
+#ifdef COMPAT_SCANRESUME_FIX
+/*
+ * mm/khugepaged.c, mm/huge_memory.c, mm/swap.c and
+ * kernel/livepatch/transition.c, for the "scanresume" fix: khugepaged's
+ * thread function, state and helpers, and the livepatch transition the
+ * thread swap takes part in. khugepaged() is handed to kthread_create()
+ * as the kernel itself does.
+ */
+int khugepaged(void *none) MA_KSYM;
+void collect_mm_slot(struct ma_khugepaged_mm_slot *mm_slot) MA_KSYM;
+extern typeof(lru_add_drain_all) lru_add_drain_all MA_KSYM;
+
 struct ma_khugepaged_syms {
 	struct ma_khugepaged_scan *scan;		/* khugepaged_scan */
 	spinlock_t *mm_lock;				/* khugepaged_mm_lock */
@@ -45,96 +168,70 @@ struct ma_khugepaged_syms {
 	struct tracepoint *tp_scan;			/* 7.3 form only */
 };
 
-extern struct ma_khugepaged_syms ma_kh;
+/* that state (struct ma_khugepaged_scan: khugepaged_internal.h) */
+extern struct ma_khugepaged_scan khugepaged_scan MA_KSYM;
+extern spinlock_t khugepaged_mm_lock MA_KSYM;
+extern unsigned int khugepaged_pages_to_scan MA_KSYM;
+extern unsigned int khugepaged_full_scans MA_KSYM;
+extern unsigned int khugepaged_scan_sleep_millisecs MA_KSYM;
+extern unsigned int khugepaged_alloc_sleep_millisecs MA_KSYM;
+extern unsigned long khugepaged_sleep_expire MA_KSYM;
+extern wait_queue_head_t khugepaged_wait MA_KSYM;
+extern struct task_struct *khugepaged_thread MA_KSYM;
+extern struct mutex khugepaged_mutex MA_KSYM;
+extern struct collapse_control khugepaged_collapse_control MA_KSYM;
+extern unsigned long transparent_hugepage_flags MA_KSYM;
+extern struct klp_patch *klp_transition_patch MA_KSYM;
+extern int klp_target_state MA_KSYM;
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_MTHP)
+extern unsigned long huge_anon_orders_always MA_KSYM;
+extern unsigned long huge_anon_orders_madvise MA_KSYM;
+extern unsigned long huge_anon_orders_inherit MA_KSYM;
+#endif
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+/* 7.3 counts collapsed ranges in collapse_single_pmd() */
+extern unsigned int khugepaged_pages_collapsed MA_KSYM;
+#endif
+#ifdef COMPAT_SCANRESUME_FIX_MTHP
+extern struct tracepoint __tracepoint_mm_khugepaged_scan MA_KSYM;
+#endif
 
-/*
- * Unexported kernel functions that the live fixes call or hand to the
- * kernel. They are resolved at load; a fix whose functions are missing
- * reports itself unsupported and names the first one (ma_sym_missing()).
- * Their types are those of the newest kernel; compat.h adapts the few
- * calls whose form changed.
- */
-struct ma_kernel_syms {
-	void (*mlock_folio)(struct folio *folio);		/* mm/mlock.c */
-	bool (*page_vma_mapped_walk)(struct page_vma_mapped_walk *pvmw);
-	void (*rmap_walk)(struct folio *folio, struct rmap_walk_control *rwc);
-	void (*rmap_walk_locked)(struct folio *folio,
-				 struct rmap_walk_control *rwc);
-	struct anon_vma *(*folio_lock_anon_vma_read)(struct folio *folio,
-						     struct rmap_walk_control *rwc);
-	/* static in mm/rmap.c; their addresses are taken there too */
-	bool (*folio_referenced_one)(struct folio *folio, struct vm_area_struct *vma,
-				     unsigned long address, void *arg);
-	bool (*invalid_folio_referenced_vma)(struct vm_area_struct *vma, void *arg);
-	bool (*try_to_unmap_one)(struct folio *folio, struct vm_area_struct *vma,
-				 unsigned long address, void *arg);
-	/* mm/memory.c, for the fault path */
-	vm_fault_t (*do_set_pmd)(struct vm_fault *vmf, struct page *page);
-	void (*pmd_install)(struct mm_struct *mm, pmd_t *pmd, pgtable_t *pte);
-	int (*__pte_alloc)(struct mm_struct *mm, pmd_t *pmd);
-	void (*set_pte_range)(struct vm_fault *vmf, struct folio *folio,
-			      struct page *page, unsigned int nr, unsigned long addr);
-	void *mm_trace_rss_stat;			/* see ma_add_mm_counter() */
-	/* 6.1 only (page-based rmap) */
-	void (*munlock_page)(struct page *page);
-	void (*lock_page_memcg)(struct page *page);
-	void (*unlock_page_memcg)(struct page *page);
-	void (*deferred_split_huge_page)(struct page *page);
-	void (*page_add_file_rmap)(struct page *page, struct vm_area_struct *vma,
-				   bool compound);
-	void (*page_add_new_anon_rmap)(struct page *page, struct vm_area_struct *vma,
-				       unsigned long address);
-	void (*lru_cache_add_inactive_or_unevictable)(struct page *page,
-						      struct vm_area_struct *vma);
-	spinlock_t *(*__pmd_trans_huge_lock)(pmd_t *pmd, struct vm_area_struct *vma);
-	int (*folio_mapcount)(struct folio *folio);
-	struct page *(*vm_normal_page)(struct vm_area_struct *vma,
-				       unsigned long addr, pte_t pte);
-	void (*split_huge_pmd_address)(struct vm_area_struct *vma,
-				       unsigned long address, bool freeze,
-				       struct folio *folio);
-	/* mm/khugepaged.c (static) and mm/mmu_notifier.c, for "lazyfree" */
-	int (*find_pmd_or_thp_or_none)(struct mm_struct *mm, unsigned long address,
-				       pmd_t **pmd);
-	bool (*hpage_collapse_scan_abort)(int nid, struct collapse_control *cc);
-	bool (*is_refcount_suitable)(struct folio *folio);
-	int (*collapse_huge_page)(struct mm_struct *mm, unsigned long address,
-				  int referenced, int unmapped,
-				  struct collapse_control *cc);
-	int (*__mmu_notifier_test_young)(struct mm_struct *mm,
-					 unsigned long address);
-	/* mm/khugepaged.c, mm/huge_memory.c, mm/swap.c, for "scanresume" */
-	int (*khugepaged)(void *none);
-	void (*collect_mm_slot)(struct ma_khugepaged_mm_slot *mm_slot);
-	int (*hpage_collapse_scan_pmd)(struct mm_struct *mm,
-				       struct vm_area_struct *vma,
-				       unsigned long address, bool *mmap_locked,
-				       struct collapse_control *cc);
-	int (*hpage_collapse_scan_file)(struct mm_struct *mm, unsigned long addr,
-					struct file *file, pgoff_t start,
-					struct collapse_control *cc);
-	int (*collapse_pte_mapped_thp)(struct mm_struct *mm, unsigned long addr,
-				       bool install_pmd);
-	void (*lru_add_drain_all)(void);
-	/* the 6.12 and 7.3 forms */
-	unsigned long (*__thp_vma_allowable_orders)(struct vm_area_struct *vma,
-						    unsigned long vm_flags,
-						    COMPAT_TVA_T type,
-						    unsigned long orders);
-	bool (*hugepage_pmd_enabled)(void);
-	/* the 7.3 form */
-	bool (*hugepage_enabled)(void);
-	int (*collapse_single_pmd)(unsigned long addr, struct vm_area_struct *vma,
-				   bool *lock_dropped, struct collapse_control *cc);
-	/* the 6.1 form */
-	bool (*hugepage_vma_check)(struct vm_area_struct *vma,
-				   unsigned long vm_flags, bool smaps,
-				   bool in_pf, bool enforce_sysfs);
-	bool (*khugepaged_add_pte_mapped_thp)(struct mm_struct *mm,
-					      unsigned long addr);
-};
+/* The addresses of that state, filled by the livepatch relocations. */
+extern const struct ma_khugepaged_syms ma_kh;
+#endif
 
-extern struct ma_kernel_syms ma_sym;
-const char *ma_sym_missing(const char *fix);
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_MTHP)
+/* mm/huge_memory.c */
+extern typeof(__thp_vma_allowable_orders) __thp_vma_allowable_orders MA_KSYM;
+#endif
+
+#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+/* static in mm/khugepaged.c (6.1, 6.12); collapse_pte_mapped_thp() is not */
+int hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
+			    unsigned long address, bool *mmap_locked,
+			    struct collapse_control *cc) MA_KSYM;
+int hpage_collapse_scan_file(struct mm_struct *mm, unsigned long addr,
+			     struct file *file, pgoff_t start,
+			     struct collapse_control *cc) MA_KSYM;
+extern typeof(collapse_pte_mapped_thp) collapse_pte_mapped_thp MA_KSYM;
+#endif
+
+#ifdef COMPAT_SCANRESUME_FIX_ORDERS
+/* static in mm/khugepaged.c (6.12) */
+MA_KSYM bool hugepage_pmd_enabled(void);
+#endif
+
+#ifdef COMPAT_SCANRESUME_FIX_MTHP
+/* static in mm/khugepaged.c (7.3) */
+MA_KSYM bool hugepage_enabled(void);
+int collapse_single_pmd(unsigned long addr, struct vm_area_struct *vma,
+			bool *lock_dropped, struct collapse_control *cc) MA_KSYM;
+#endif
+
+#ifdef COMPAT_SCANRESUME_FIX_VMA_CHECK
+/* 6.1: mm/huge_memory.c, and static in mm/khugepaged.c */
+extern typeof(hugepage_vma_check) hugepage_vma_check MA_KSYM;
+bool khugepaged_add_pte_mapped_thp(struct mm_struct *mm, unsigned long addr) MA_KSYM;
+#endif
 
 #endif /* _MLOCK_AUDIT_SYMBOLS_H */
