@@ -35,7 +35,7 @@ static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	/* hugetlb VMAs never have VM_LOCKED; leave them to the kernel anyway */
 	if ((flags & TTU_IGNORE_MLOCK) || !(vma->vm_flags & VM_LOCKED) ||
 	    folio_test_hugetlb(folio))
-		return ma_sym.try_to_unmap_one(folio, vma, address, arg);
+		return try_to_unmap_one(folio, vma, address, arg);
 
 	pvmw = ma_folio_vma_walk(folio, vma, address);
 
@@ -44,7 +44,7 @@ static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 	compat_unmap_locked_split(vma, address, flags, folio);
 
 	/* the folio is in an mlock()ed VMA: it must not be swapped out */
-	while (ma_sym.page_vma_mapped_walk(&pvmw)) {
+	while (page_vma_mapped_walk(&pvmw)) {
 		if (!ptes)
 			first = pvmw.address;
 		ptes++;
@@ -63,7 +63,12 @@ static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 		page_vma_mapped_walk_done(&pvmw);
 		break;
 	}
-	return false;
+	/*
+	 * Only a mapping found in this locked VMA keeps the folio: with none
+	 * (an untouched MLOCK_ONFAULT range, a parent's locked VMA after
+	 * fork and COW) the walk goes on to the other VMAs, as upstream.
+	 */
+	return !ptes;
 }
 
 /* try_to_unmap()'s "done" test, as in mm/rmap.c */
@@ -78,11 +83,11 @@ void ma_try_to_unmap(struct folio *folio, enum ttu_flags flags)
 		.rmap_one = ma_try_to_unmap_one,
 		.arg = (void *)flags,
 		.done = ma_folio_not_mapped,
-		.anon_lock = ma_sym.folio_lock_anon_vma_read,
+		.anon_lock = folio_lock_anon_vma_read,
 	};
 
 	if (flags & TTU_RMAP_LOCKED)
-		ma_sym.rmap_walk_locked(folio, &rwc);
+		rmap_walk_locked(folio, &rwc);
 	else
-		ma_sym.rmap_walk(folio, &rwc);
+		rmap_walk(folio, &rwc);
 }
