@@ -17,6 +17,10 @@
  *   the module loads, after resolving the symbol through kallsyms;
  * - the module's flag ma_klp_unconverted is cleared, so the module knows
  *   it went through this step.
+ * It also refuses a module with a split-off part of a function (".cold",
+ * ".part.N"): the livepatch stack check looks for the replacement
+ * functions by their own extent, so a task sleeping in such a part of one
+ * would let the module go while its code is still on that task's stack.
  * With --symvers, a weak symbol that the kernel exports is an error: it
  * needs no livepatch relocation. A module with no weak undefined symbol
  * left is already converted and is left alone.
@@ -273,6 +277,10 @@ int main(int argc, char **argv)
 			memcpy(at, &zero, sizeof(zero));
 			continue;
 		}
+		if (ELF64_ST_TYPE(syms[i].st_info) == STT_FUNC &&
+		    (strstr(name, ".cold") || strstr(name, ".part.")))
+			die("%s: %s is a split-off part of a function: a task sleeping there is invisible to the livepatch stack check, which looks only at whole functions (build with -fno-reorder-blocks-and-partition -fno-partial-inlining)",
+			    path, name);
 		if (syms[i].st_shndx != SHN_UNDEF || ELF64_ST_BIND(syms[i].st_info) != STB_WEAK)
 			continue;
 		if (list_find(&symvers, name) >= 0)
