@@ -26,17 +26,36 @@
  *    transition.
  *
  * The THP settings, min_free_kbytes and the registered mms are not
- * touched: khugepaged only pauses for one kthread_stop() and one fork. A
- * reversed transition (0 written to "enabled" while enabling) flips the
- * target state, and the same work moves the thread back. With THP off
- * there is no thread, and the one userspace starts later is forked from
- * kthreadd, which is already switched.
+ * touched: khugepaged only pauses for one kthread_stop() and one fork. The
+ * new thread gets what the administrator set on the old one: CPU
+ * affinity, scheduling policy, priority and nice value, I/O priority and
+ * cgroups. A reversed transition (0 written to "enabled" while enabling)
+ * flips the target state, and the same work moves the thread back. With
+ * THP off there is no thread, and the one userspace starts later is forked
+ * from kthreadd, which is already switched.
+ *
+ * Other livepatches: while ma_khugepaged() runs the thread, no transition
+ * of a livepatch that changes khugepaged() can switch it either. A
+ * cumulative livepatch (.replace = true, what kpatch and distribution
+ * livepatch services ship) does, with a nop that sends the thread back to
+ * the kernel's khugepaged(). So the work keeps watching, every 500 ms, for
+ * as long as the fix is in the patch: a transition of another livepatch
+ * that leaves the thread unswitched for MA_SWAP_FOREIGN polls gets the
+ * same thread swap, into that transition's target state. The work never
+ * dereferences the other patch (it may go at any time); fixes.c notices
+ * when ours was replaced.
  */
+#include <linux/cgroup.h>
+#include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/iocontext.h>
+#include <linux/ioprio.h>
 #include <linux/kthread.h>
 #include <linux/livepatch.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/sched/prio.h>
+#include <uapi/linux/sched/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -46,17 +65,78 @@
 #include "khugepaged_internal.h"
 #include "symbols.h"
 
-#define MA_SWAP_POLL	(HZ / 10)
+#define MA_SWAP_POLL	(HZ / 10)	/* during a transition */
+#define MA_SWAP_IDLE	(HZ / 2)	/* otherwise */
+#define MA_SWAP_FOREIGN	5		/* polls before swapping for another patch */
 
-static atomic_long_t ma_swaps, ma_swap_early, ma_swap_failed;
+static atomic_long_t ma_swaps, ma_swap_early, ma_swap_failed, ma_swap_foreign;
+static unsigned int ma_foreign_polls;
+
+/*
+ * Give the new khugepaged thread what was set on the old one: CPU
+ * affinity, scheduling policy, priority and nice value, I/O priority and
+ * cgroups. A deadline policy is not copied (it has no meaning for
+ * khugepaged and needs the runtime parameters), nor an I/O priority left
+ * at its default (no io_context).
+ */
+static void ma_khugepaged_copy_attrs(struct task_struct *old, struct task_struct *new)
+{
+	struct sched_attr attr = { .size = sizeof(attr) };
+	int ioprio = -1, ret;
+
+	ret = set_cpus_allowed_ptr(new, old->cpus_ptr);
+	if (ret)
+		pr_warn("scanresume: new khugepaged keeps its CPU affinity: %pe\n", ERR_PTR(ret));
+	attr.sched_policy = READ_ONCE(old->policy);
+	if (attr.sched_policy != SCHED_DEADLINE) {
+		if (attr.sched_policy == SCHED_FIFO || attr.sched_policy == SCHED_RR)
+			attr.sched_priority = READ_ONCE(old->rt_priority);
+		else
+			attr.sched_nice = task_nice(old);
+		ret = sched_setattr_nocheck(new, &attr);
+		if (ret)
+			pr_warn("scanresume: new khugepaged keeps its scheduling: %pe\n",
+				ERR_PTR(ret));
+	}
+	task_lock(old);
+	if (old->io_context)
+		ioprio = old->io_context->ioprio;
+	task_unlock(old);
+	if (ioprio >= 0) {
+		ret = set_task_ioprio(new, ioprio);
+		if (ret)
+			pr_warn("scanresume: new khugepaged keeps its I/O priority: %pe\n",
+				ERR_PTR(ret));
+	}
+	ret = cgroup_attach_task_all(old, new);
+	if (ret)
+		pr_warn("scanresume: new khugepaged keeps its cgroups: %pe\n", ERR_PTR(ret));
+}
 
 static void ma_swap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(ma_swap_work, ma_swap_fn);
+
+/*
+ * khugepaged() sets its own nice value to MAX_NICE first thing: once the
+ * new thread has, give it the old one's (under khugepaged_mutex, so it is
+ * still the thread; waits 1 s at most).
+ */
+static void ma_khugepaged_renice(struct task_struct *new, int nice)
+{
+	unsigned int i;
+
+	if (nice == MAX_NICE)
+		return;
+	for (i = 0; i < 50 && task_nice(new) != MAX_NICE; i++)
+		msleep(20);
+	set_user_nice(new, nice);
+}
 
 /* Put khugepaged on the function of livepatch state @target. */
 static void ma_khugepaged_swap(int target)
 {
 	struct task_struct *old, *new;
+	int nice;
 
 	mutex_lock(ma_kh.mutex);
 	old = *ma_kh.thread;
@@ -73,9 +153,12 @@ static void ma_khugepaged_swap(int target)
 		atomic_long_inc(&ma_swap_early);
 		goto out;
 	}
+	nice = task_nice(old);
+	ma_khugepaged_copy_attrs(old, new);
 	kthread_stop(old);
 	*ma_kh.thread = new;
 	wake_up_process(new);
+	ma_khugepaged_renice(new, nice);
 	if (!list_empty(&ma_kh.scan->mm_head))
 		wake_up_interruptible(ma_kh.wait);
 	atomic_long_inc(&ma_swaps);
@@ -83,17 +166,48 @@ out:
 	mutex_unlock(ma_kh.mutex);
 }
 
+/* Is the khugepaged thread outside the state @target? */
+static bool ma_khugepaged_unswitched(int target)
+{
+	struct task_struct *t;
+	bool ret;
+
+	mutex_lock(ma_kh.mutex);
+	t = *ma_kh.thread;
+	ret = t && READ_ONCE(t->patch_state) != target;
+	mutex_unlock(ma_kh.mutex);
+	return ret;
+}
+
 static void ma_swap_fn(struct work_struct *work)
 {
-	if (READ_ONCE(*ma_kh.klp_transition_patch) != ma_fixes_patch())
-		return;		/* no transition of ours in progress */
-	ma_khugepaged_swap(READ_ONCE(*ma_kh.klp_target_state));
-	schedule_delayed_work(&ma_swap_work, MA_SWAP_POLL);
+	struct klp_patch *tp = READ_ONCE(*ma_kh.klp_transition_patch);
+	int target = READ_ONCE(*ma_kh.klp_target_state);
+	unsigned long next = MA_SWAP_IDLE;
+
+	if (tp == ma_fixes_patch()) {
+		ma_foreign_polls = 0;
+		ma_khugepaged_swap(target);
+		next = MA_SWAP_POLL;
+	} else if (tp) {
+		/* another livepatch's transition, not looked into */
+		if (!ma_khugepaged_unswitched(target)) {
+			ma_foreign_polls = 0;
+		} else if (++ma_foreign_polls >= MA_SWAP_FOREIGN) {
+			ma_foreign_polls = 0;
+			atomic_long_inc(&ma_swap_foreign);
+			ma_khugepaged_swap(target);
+		}
+		next = MA_SWAP_POLL;
+	} else {
+		ma_foreign_polls = 0;
+	}
+	schedule_delayed_work(&ma_swap_work, next);
 }
 
 static void ma_scanresume_transition(struct ma_fix *fix)
 {
-	schedule_delayed_work(&ma_swap_work, 0);
+	mod_delayed_work(system_wq, &ma_swap_work, 0);
 }
 
 /* No thread runs ma_khugepaged() any more: forget every position. */
@@ -105,10 +219,10 @@ static void ma_scanresume_unpatched(struct ma_fix *fix)
 
 static void ma_scanresume_show(struct seq_file *m, struct ma_fix *fix)
 {
-	seq_printf(m, " resumed_visits=%ld thread_swaps=%ld swap_retries=%ld swap_failures=%ld",
+	seq_printf(m, " resumed_visits=%ld thread_swaps=%ld swap_retries=%ld swap_failures=%ld foreign_swaps=%ld",
 		   atomic_long_read(&ma_scanresume_resumes),
 		   atomic_long_read(&ma_swaps), atomic_long_read(&ma_swap_early),
-		   atomic_long_read(&ma_swap_failed));
+		   atomic_long_read(&ma_swap_failed), atomic_long_read(&ma_swap_foreign));
 }
 
 static struct klp_func ma_scanresume_funcs[] = {

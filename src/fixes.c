@@ -24,6 +24,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "fixes.h"
 #include "inject.h"
@@ -52,10 +53,11 @@ static enum {
 	MA_LP_ENABLED,
 	MA_LP_DISABLING,
 	MA_LP_DISABLED,
+	MA_LP_REPLACED,		/* by another, cumulative livepatch */
 } ma_lp_state;
 
 static const char *const ma_lp_names[] = {
-	"none", "transition", "enabled", "disabling", "disabled",
+	"none", "transition", "enabled", "disabling", "disabled", "replaced",
 };
 
 static const char *const ma_state_names[] = {
@@ -162,6 +164,60 @@ static void ma_post_unpatch(struct klp_object *obj)
 	ma_fixes_set(MA_FIX_ACTIVE, MA_FIX_OFF, why);
 	ma_fixes_set(MA_FIX_PENDING, MA_FIX_OFF, why);
 	WRITE_ONCE(ma_lp_state, MA_LP_DISABLED);
+}
+
+static struct klp_patch ma_klp_patch;
+
+/*
+ * Replaced: a cumulative livepatch (.replace = true) loaded after ours
+ * takes over every function we patch, with nops where it has no
+ * replacement of its own, and when its transition completes the livepatch
+ * core disables ours without running any of our callbacks (only the new
+ * patch's run) and lets the module go. A work item watches for that, every
+ * MA_WATCH_POLL while the patch is enabled: it then does what disabling
+ * would have done (deactivating: the 6.1 undo of the "mlock" fix;
+ * unpatched) and reports the fixes off.
+ */
+#define MA_WATCH_POLL	(HZ / 2)
+
+static void ma_watch_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(ma_watch_work, ma_watch_fn);
+
+static void ma_watch_fn(struct work_struct *work)
+{
+	static const char why[] =
+		"replaced by a cumulative livepatch (atomic replace): its replacements are gone";
+	enum { GO_ON, STOP, REPLACED } what = GO_ON;
+	unsigned int i;
+
+	switch (READ_ONCE(ma_lp_state)) {
+	case MA_LP_TRANSITION:
+		break;
+	case MA_LP_ENABLED:
+		/*
+		 * Our own disabling moves the state on (pre-unpatch callback)
+		 * before the core clears "enabled": look at the state again.
+		 */
+		if (!READ_ONCE(ma_klp_patch.enabled)) {
+			smp_rmb();	/* the state was written before "enabled" */
+			if (READ_ONCE(ma_lp_state) == MA_LP_ENABLED)
+				what = REPLACED;
+		}
+		break;
+	default:
+		what = STOP;
+	}
+	if (what == GO_ON)
+		schedule_delayed_work(&ma_watch_work, MA_WATCH_POLL);
+	if (what != REPLACED)
+		return;
+	pr_info("livepatch replaced by a cumulative livepatch: the fixes are off\n");
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
+			ma_fixes[i]->deactivating(ma_fixes[i]);
+	ma_fixes_unpatched();
+	ma_fixes_set(MA_FIX_ACTIVE, MA_FIX_OFF, why);
+	WRITE_ONCE(ma_lp_state, MA_LP_REPLACED);
 }
 
 static struct klp_object ma_klp_objs[] = {
@@ -337,6 +393,7 @@ int ma_fixes_init(void)
 		return 0;
 	}
 	ma_fixes_transition();
+	schedule_delayed_work(&ma_watch_work, MA_WATCH_POLL);
 	return 0;
 }
 
@@ -344,6 +401,8 @@ int ma_fixes_init(void)
 void ma_fixes_exit(void)
 {
 	unsigned int i;
+
+	cancel_delayed_work_sync(&ma_watch_work);
 
 	/* each fix that was patched in is deactivated (again, if it was) */
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
