@@ -41,6 +41,7 @@
  */
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/hugetlb.h>
 #include <linux/magic.h>
@@ -97,6 +98,8 @@ struct ma_walk {
 	bool repair, may_mlock;
 	/* undo: munlock mlocked PTE-mapped large folios instead */
 	bool undo;
+	/* the repair stops when this becomes true (NULL: audit and undo) */
+	const bool *stop;
 	unsigned long repaired;
 };
 
@@ -341,19 +344,38 @@ static void ma_row(struct seq_file *m, struct ma_walk *w, struct task_struct *ta
 	seq_putc(m, '\n');
 }
 
+/* Should a walk stop: a fatal signal, or the repair asked to stop? */
+static bool ma_stop(const bool *stop)
+{
+	return fatal_signal_pending(current) || (stop && READ_ONCE(*stop));
+}
+
+/*
+ * Take mmap_lock for reading. The repair, which the livepatch's disabling
+ * waits for (with klp_mutex held), must not sleep behind a writer that
+ * may never let go (a task stuck in D state holding it): it only tries,
+ * and gives up as soon as it is asked to stop. The audit's readers and the
+ * undo wait, killably.
+ */
+static int ma_mmap_lock(struct mm_struct *mm, const bool *stop)
+{
+	if (!stop)
+		return mmap_read_lock_killable(mm);
+	while (!mmap_read_trylock(mm)) {
+		if (ma_stop(stop))
+			return -EINTR;
+		usleep_range(1000, 2000);
+	}
+	return 0;
+}
+
 /* Drop and retake mmap_lock, letting faults and writers through. */
 static int ma_relock(struct ma_walk *w)
 {
 	mmap_read_unlock(w->mm);
 	cond_resched();
 	w->budget = MA_PMDS_PER_HOLD;
-	return mmap_read_lock_killable(w->mm);
-}
-
-/* Should a walk stop: a fatal signal, or the repair asked to stop? */
-static bool ma_stop(const bool *stop)
-{
-	return fatal_signal_pending(current) || (stop && READ_ONCE(*stop));
+	return ma_mmap_lock(w->mm, w->stop);
 }
 
 /*
@@ -367,7 +389,7 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			 const bool *stop, bool undo)
 {
 	struct ma_walk w = { .sys = sys, .budget = MA_PMDS_PER_HOLD,
-			     .repair = !!repaired, .undo = undo };
+			     .repair = !!repaired, .undo = undo, .stop = stop };
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
 	bool changed;
@@ -375,7 +397,7 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 	w.mm = get_task_mm(task);
 	if (!w.mm)
 		return 0;	/* a kernel thread, or exiting */
-	if (mmap_read_lock_killable(w.mm))
+	if (ma_mmap_lock(w.mm, stop))
 		goto intr;
 	if (sys)
 		sys->processes++;

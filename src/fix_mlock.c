@@ -64,7 +64,13 @@ static struct klp_func ma_mlock_funcs[] = {
 #define MA_MLOCK_FUNCS NULL
 #endif
 
-bool ma_mlock_large_off;
+/*
+ * 6.1: no PTE-mapped large folio is mlocked until the enable transition
+ * has completed. Before, a task already switched would mlock one that a
+ * task not yet switched unmaps with the stock code, which never munlocks
+ * it; the repair walk picks up what was mapped meanwhile.
+ */
+bool ma_mlock_large_off = COMPAT_MLOCK_FIX_UNDO;
 
 enum ma_repair_state {
 	MA_REPAIR_NONE, MA_REPAIR_RUNNING, MA_REPAIR_DONE, MA_REPAIR_STOPPED,
@@ -95,8 +101,15 @@ static void ma_repair_fn(struct work_struct *work)
 
 static DECLARE_WORK(ma_repair_work, ma_repair_fn);
 
+/*
+ * The patch is in force: after enabling, and again after a disable that
+ * was reversed (1 written to "enabled" during the unpatch transition),
+ * whose pre-unpatch had stopped the large mlocks and the repair.
+ */
 static void ma_mlock_activated(struct ma_fix *fix)
 {
+	WRITE_ONCE(ma_repair_stop, false);
+	WRITE_ONCE(ma_mlock_large_off, false);
 	schedule_work(&ma_repair_work);
 }
 

@@ -96,25 +96,6 @@ static void ma_fixes_set(enum ma_fix_state from, enum ma_fix_state to,
 	}
 }
 
-/* Livepatch callbacks: the transition completed / is about to start back. */
-static void ma_post_patch(struct klp_object *obj)
-{
-	unsigned int i;
-
-	ma_lp_transition_ms = ktime_ms_delta(ktime_get(), ma_lp_start);
-	WRITE_ONCE(ma_lp_state, MA_LP_ENABLED);
-	ma_fixes_set(MA_FIX_PENDING, MA_FIX_ACTIVE, "livepatched");
-	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
-		if (ma_fixes[i]->state == MA_FIX_ACTIVE && ma_fixes[i]->activated)
-			ma_fixes[i]->activated(ma_fixes[i]);
-}
-
-static int ma_pre_patch(struct klp_object *obj)
-{
-	ma_lp_start = ktime_get();
-	return 0;
-}
-
 /* Tell the fixes in the patch that a transition has started. */
 static void ma_fixes_transition(void)
 {
@@ -133,37 +114,6 @@ static void ma_fixes_unpatched(void)
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 		if (ma_fixes[i]->queued && ma_fixes[i]->unpatched)
 			ma_fixes[i]->unpatched(ma_fixes[i]);
-}
-
-static void ma_pre_unpatch(struct klp_object *obj)
-{
-	unsigned int i;
-
-	WRITE_ONCE(ma_lp_state, MA_LP_DISABLING);
-	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
-		if (ma_fixes[i]->state == MA_FIX_ACTIVE && ma_fixes[i]->deactivating)
-			ma_fixes[i]->deactivating(ma_fixes[i]);
-	ma_fixes_transition();
-}
-
-static void ma_post_unpatch(struct klp_object *obj)
-{
-	static const char why[] = "livepatch disabled (reload the module to enable it)";
-	unsigned int i;
-
-	/*
-	 * A transition reversed while enabling (0 written to "enabled"
-	 * before it completed) skips the pre-unpatch callback: deactivate
-	 * now, late but before the module can go.
-	 */
-	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
-		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
-			ma_fixes[i]->deactivating(ma_fixes[i]);
-	ma_fixes_unpatched();
-
-	ma_fixes_set(MA_FIX_ACTIVE, MA_FIX_OFF, why);
-	ma_fixes_set(MA_FIX_PENDING, MA_FIX_OFF, why);
-	WRITE_ONCE(ma_lp_state, MA_LP_DISABLED);
 }
 
 static struct klp_patch ma_klp_patch;
@@ -218,6 +168,58 @@ static void ma_watch_fn(struct work_struct *work)
 	ma_fixes_unpatched();
 	ma_fixes_set(MA_FIX_ACTIVE, MA_FIX_OFF, why);
 	WRITE_ONCE(ma_lp_state, MA_LP_REPLACED);
+}
+
+/* Livepatch callbacks: the transition completed / is about to start back. */
+static void ma_post_patch(struct klp_object *obj)
+{
+	unsigned int i;
+
+	ma_lp_transition_ms = ktime_ms_delta(ktime_get(), ma_lp_start);
+	WRITE_ONCE(ma_lp_state, MA_LP_ENABLED);
+	ma_fixes_set(MA_FIX_PENDING, MA_FIX_ACTIVE, "livepatched");
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->state == MA_FIX_ACTIVE && ma_fixes[i]->activated)
+			ma_fixes[i]->activated(ma_fixes[i]);
+	/* again after a reversed disable, which had stopped it */
+	mod_delayed_work(system_wq, &ma_watch_work, MA_WATCH_POLL);
+}
+
+static int ma_pre_patch(struct klp_object *obj)
+{
+	ma_lp_start = ktime_get();
+	return 0;
+}
+
+static void ma_pre_unpatch(struct klp_object *obj)
+{
+	unsigned int i;
+
+	WRITE_ONCE(ma_lp_state, MA_LP_DISABLING);
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->state == MA_FIX_ACTIVE && ma_fixes[i]->deactivating)
+			ma_fixes[i]->deactivating(ma_fixes[i]);
+	ma_fixes_transition();
+}
+
+static void ma_post_unpatch(struct klp_object *obj)
+{
+	static const char why[] = "livepatch disabled (reload the module to enable it)";
+	unsigned int i;
+
+	/*
+	 * A transition reversed while enabling (0 written to "enabled"
+	 * before it completed) skips the pre-unpatch callback: deactivate
+	 * now, late but before the module can go.
+	 */
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
+			ma_fixes[i]->deactivating(ma_fixes[i]);
+	ma_fixes_unpatched();
+
+	ma_fixes_set(MA_FIX_ACTIVE, MA_FIX_OFF, why);
+	ma_fixes_set(MA_FIX_PENDING, MA_FIX_OFF, why);
+	WRITE_ONCE(ma_lp_state, MA_LP_DISABLED);
 }
 
 static struct klp_object ma_klp_objs[] = {

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ma-pageout FILE MB: reclaim through one mapping of a file while another,
- * locked mapping of the same pages maps nothing.
+ * ma-pageout FILE MB ORDER: reclaim through one mapping of a file while
+ * another, locked mapping of the same pages maps nothing.
  *
- * Maps MB MiB of FILE twice, shared and read-only: first with
+ * Maps MB MiB of FILE twice, shared and read-only: with
  * mlock2(MLOCK_ONFAULT) and never touched (a VM_LOCKED VMA without a
- * single page-table entry), then a plain mapping that is read through.
+ * single page-table entry), and a plain mapping that is read through;
+ * ORDER "locked-first" or "plain-first" says which is mapped first (the
+ * rmap walk visits them in an order that depends on it and the kernel).
  * MADV_PAGEOUT on the plain mapping must then unmap and reclaim its pages
  * as if the locked VMA were not there: it maps none of them. Prints the
  * plain mapping's page-table-mapped kB (pagemap "present") before and
@@ -65,22 +67,26 @@ int main(int argc, char **argv)
 	char *locked, *plain;
 	int fd;
 
-	if (argc != 3 || (mb = atol(argv[2])) <= 0) {
-		fprintf(stderr, "usage: ma-pageout FILE MB\n");
+	if (argc != 4 || (mb = atol(argv[2])) <= 0 ||
+	    (strcmp(argv[3], "locked-first") && strcmp(argv[3], "plain-first"))) {
+		fprintf(stderr, "usage: ma-pageout FILE MB locked-first|plain-first\n");
 		return 2;
 	}
 	len = (size_t)mb << 20;
 	fd = open(argv[1], O_RDONLY);
 	if (fd < 0)
 		die(argv[1]);
-	locked = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (locked == MAP_FAILED)
-		die("mmap locked");
+	if (!strcmp(argv[3], "plain-first")) {
+		plain = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		locked = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	} else {
+		locked = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		plain = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	}
+	if (locked == MAP_FAILED || plain == MAP_FAILED)
+		die("mmap");
 	if (syscall(SYS_mlock2, locked, len, MLOCK_ONFAULT))
 		die("mlock2(MLOCK_ONFAULT)");
-	plain = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (plain == MAP_FAILED)
-		die("mmap plain");
 	q = plain;
 	for (i = 0; i < len; i += 4096)
 		(void)q[i];

@@ -1,0 +1,58 @@
+# A disable of the livepatch that is reversed (1 written to "enabled"
+# during the unpatch transition) must leave the mlock fix working, as its
+# "active" state says (issue 15). Before, the pre-unpatch callback had
+# stopped the repair and (6.1) the mlocking of large folios for good: the
+# repair after the reversal ended "stopped", and on 6.1 a new MAP_LOCKED
+# mapping of a cold 32 MiB XFS file left its large folios out of Mlocked.
+# Judged by /proc/meminfo: Mlocked must grow by the mapping's size, within
+# 1 MiB either way, and be back at its start once it is gone.
+. ./lib.sh
+unload
+load
+state=$(fix_state mlock)
+[ "$state" = active ] || { unload; skip "the mlock fix is $state here"; }
+grep -q '^fix=scanresume state=active' $DBG/fixes ||
+	fail "scanresume is not active: the disable transition may end before it can be reversed"
+xfs_mount
+cleanup() { unhold; unload; umount /mnt/xfs 2>/dev/null; }
+trap cleanup EXIT
+dd if=/dev/zero of=/mnt/xfs/f bs=1M count=32 2>/dev/null || fail "dd"
+sync
+echo 3 >/proc/sys/vm/drop_caches
+
+# The unpatch transition lasts at least until the khugepaged thread is
+# swapped back, a poll of the scanresume fix away.
+echo 0 >$LP/enabled || fail "cannot disable"
+echo 1 >$LP/enabled || fail "the disable could not be reversed (transition: $(cat $LP/transition 2>&1))"
+n=0
+while [ "$(cat $LP/transition)" = 1 ]; do
+	[ $n -ge 600 ] && fail "reversed transition not complete after 60 s"
+	sleep 0.1
+	n=$((n + 1))
+done
+head -n 3 $DBG/fixes | tail -n 2 | sed 's/^/  /'
+grep -q '^livepatch state=enabled' $DBG/fixes || fail "after the reversal: $(sed -n 2p $DBG/fixes)"
+[ "$(fix_state mlock)" = active ] || fail "mlock is $(fix_state mlock) after the reversal"
+n=0
+while grep -q '^fix=mlock .*repair=running' $DBG/fixes; do
+	[ $n -ge 300 ] && fail "the repair after the reversal still running after 30 s"
+	sleep 0.1
+	n=$((n + 1))
+done
+grep -q '^fix=mlock .*repair=done' $DBG/fixes ||
+	fail "the repair after the reversal did not run: $(grep '^fix=mlock' $DBG/fixes)"
+
+drain
+m0=$(meminfo_kb Mlocked)
+hold --file /mnt/xfs/f --mb 32 --lock maplocked
+drain
+m1=$(meminfo_kb Mlocked)
+info "Mlocked $m0 -> $m1 kB with a 32768 kB MAP_LOCKED mapping held"
+d=$((m1 - m0))
+[ $d -ge $((32768 - 1024)) ] && [ $d -le $((32768 + 1024)) ] ||
+	fail "Mlocked grew by $d kB for a 32768 kB locked mapping after the reversal"
+unhold
+drain
+m2=$(meminfo_kb Mlocked)
+[ "$m2" -le $((m0 + 64)) ] || fail "Mlocked $m0 -> $m2 kB once the mapping is gone"
+exit 0
