@@ -211,14 +211,21 @@ static inline void compat_mlock_folio(struct folio *folio)
 }
 
 /*
- * munlock a folio: munlock_page() before v6.3 (its folio form came with
- * "mm: mlock: update the interface to use folios"); used only by the 6.1
- * undo of the "mlock" fix (audit.c), so a no-op elsewhere.
+ * munlock a folio in full, whatever its mlock_count: munlock_page() before
+ * v6.3 (its folio form came with "mm: mlock: update the interface to use
+ * folios") queues the folio to a per-CPU batch, which is drained at once
+ * so that the next round sees the count go down. Used only by the 6.1 undo
+ * of the "mlock" fix (audit.c), so a no-op elsewhere.
  */
-static inline void compat_munlock_folio(struct folio *folio)
+static inline void compat_munlock_folio_all(struct folio *folio)
 {
 #ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
-	munlock_page(&folio->page);
+	unsigned int i;
+
+	for (i = 0; i < 1024 && folio_test_mlocked(folio); i++) {
+		munlock_page(&folio->page);
+		mlock_page_drain_local();
+	}
 #endif
 }
 

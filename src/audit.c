@@ -35,9 +35,14 @@
  * THP under its PMD lock, a PTE-mapped run once all of its entries have
  * been seen under the one page-table lock held. That is when the fix
  * itself mlocks (rmap add of the whole folio under the page-table lock).
- * Undo (ma_audit_undo(), when the fix is disabled on 6.1) munlocks, once
- * per VMA, each mlocked large folio that a locked VMA maps fully by PTEs,
- * which 6.1 itself never mlocks.
+ * Undo (ma_audit_undo(), when the fix is disabled on 6.1) walks every
+ * VMA, locked or not, and munlocks in full (whatever its mlock_count) each
+ * large folio that it finds mapped by a PTE, mlocked, and mapped by no PMD:
+ * 6.1 itself mlocks a large folio only through a PMD mapping, so such a
+ * folio was mlocked by the fix, whatever its mappings went through since
+ * (VMA splits inside it, mremap of a part, a page-table relock between
+ * its entries). The undo waits for mmap_lock without giving up and is
+ * not stopped by a fatal signal: what it leaves mlocked would stay so.
  */
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
@@ -54,6 +59,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/vmstat.h>
+#include <linux/xarray.h>
 
 #include "audit.h"
 #include "symbols.h"
@@ -100,6 +106,8 @@ struct ma_walk {
 	bool undo;
 	/* the repair stops when this becomes true (NULL: audit and undo) */
 	const bool *stop;
+	/* the repair: head pfns of the folios it mlocked (see ma_repair_run()) */
+	struct xarray *mine;
 	unsigned long repaired;
 };
 
@@ -180,25 +188,41 @@ static void ma_pte_page(struct ma_walk *w, struct page *page, unsigned long pfn,
 /*
  * Repair the current run once it covers its whole folio within the page
  * table being walked (its first entry is in the same table as @addr, the
- * last one seen); called under that page-table lock.
+ * last one seen); called under that page-table lock. The fix and the stock
+ * kernel mlock a folio once per mapping (its mlock_count), so a folio
+ * that the repair itself mlocked is mlocked again for each further locked
+ * mapping of it; one that was mlocked before the repair is counted
+ * already. A folio the repair could not record (no memory) is mlocked once.
  */
 static void ma_repair_run(struct ma_walk *w, unsigned long addr)
 {
 	if (!w->run_folio || w->run_count != w->run_nr)
 		return;
-	if (w->undo) {
-		if (w->run_mlocked) {
-			compat_munlock_folio(w->run_folio);
-			w->run_mlocked = false;
-			w->repaired += w->run_nr;
-		}
+	if ((w->run_addr & PMD_MASK) != (addr & PMD_MASK))
 		return;
-	}
-	if (w->run_mlocked || (w->run_addr & PMD_MASK) != (addr & PMD_MASK))
+	if (w->run_mlocked && !xa_load(w->mine, w->run_head_pfn))
 		return;
+	if (!w->run_mlocked)
+		xa_store(w->mine, w->run_head_pfn, xa_mk_value(1), GFP_NOWAIT | __GFP_NOWARN);
 	compat_mlock_folio(w->run_folio);
 	w->run_mlocked = true;
 	w->repaired += w->run_nr;
+}
+
+/*
+ * The 6.1 undo, for the page just seen: munlock its folio in full if it is
+ * large, mlocked and mapped by no PMD (see the header comment); called
+ * under the page-table lock.
+ */
+static void ma_undo_run(struct ma_walk *w)
+{
+	struct folio *folio = w->run_folio;
+
+	if (!folio || !folio_test_mlocked(folio) || folio_entire_mapcount(folio))
+		return;
+	compat_munlock_folio_all(folio);
+	w->run_mlocked = false;
+	w->repaired += folio_nr_pages(folio);
 }
 
 /* A PMD-mapped THP; called under the PMD lock. */
@@ -271,7 +295,9 @@ static void ma_walk_pmd(struct ma_walk *w, pmd_t *pmd, unsigned long addr,
 				continue;
 			ma_pte_page(w, page, pfn, addr);
 		}
-		if (w->may_mlock)
+		if (w->undo)
+			ma_undo_run(w);
+		else if (w->may_mlock)
 			ma_repair_run(w, addr);
 	}
 	pte_unmap_unlock(start, ptl);
@@ -357,8 +383,12 @@ static bool ma_stop(const bool *stop)
  * and gives up as soon as it is asked to stop. The audit's readers and the
  * undo wait, killably.
  */
-static int ma_mmap_lock(struct mm_struct *mm, const bool *stop)
+static int ma_mmap_lock(struct mm_struct *mm, const bool *stop, bool undo)
 {
+	if (undo) {
+		mmap_read_lock(mm);
+		return 0;
+	}
 	if (!stop)
 		return mmap_read_lock_killable(mm);
 	while (!mmap_read_trylock(mm)) {
@@ -375,7 +405,32 @@ static int ma_relock(struct ma_walk *w)
 	mmap_read_unlock(w->mm);
 	cond_resched();
 	w->budget = MA_PMDS_PER_HOLD;
-	return ma_mmap_lock(w->mm, w->stop);
+	return ma_mmap_lock(w->mm, w->stop, w->undo);
+}
+
+/*
+ * The mm of process @task, referenced: that of any of its threads, so that
+ * a process whose thread-group leader has exited (a zombie, with no mm) is
+ * still walked. NULL when every thread is gone.
+ */
+static struct mm_struct *ma_task_mm(struct task_struct *task)
+{
+	struct mm_struct *mm = NULL;
+	struct task_struct *t;
+
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		task_lock(t);
+		if (t->mm && !(t->flags & PF_KTHREAD)) {
+			mm = t->mm;
+			mmget(mm);
+		}
+		task_unlock(t);
+		if (mm)
+			break;
+	}
+	rcu_read_unlock();
+	return mm;
 }
 
 /*
@@ -386,18 +441,19 @@ static int ma_relock(struct ma_walk *w)
  */
 static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			 struct ma_system *sys, unsigned long *repaired,
-			 const bool *stop, bool undo)
+			 const bool *stop, bool undo, struct xarray *mine)
 {
 	struct ma_walk w = { .sys = sys, .budget = MA_PMDS_PER_HOLD,
-			     .repair = !!repaired, .undo = undo, .stop = stop };
+			     .repair = !!repaired, .undo = undo, .stop = stop,
+			     .mine = mine };
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
 	bool changed;
 
-	w.mm = get_task_mm(task);
+	w.mm = ma_task_mm(task);
 	if (!w.mm)
-		return 0;	/* a kernel thread, or exiting */
-	if (ma_mmap_lock(w.mm, stop))
+		return 0;	/* exiting */
+	if (ma_mmap_lock(w.mm, stop, undo))
 		goto intr;
 	if (sys)
 		sys->processes++;
@@ -419,7 +475,7 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 				sys->hugetlb_vmas++;
 				sys->hugetlb_bytes += end - start;
 			}
-		} else if (!(flags & VM_LOCKED)) {
+		} else if (!(flags & VM_LOCKED) && !undo) {
 			;
 		} else if (flags & (VM_PFNMAP | VM_IO)) {
 			/* no struct pages to classify: never walked */
@@ -456,7 +512,7 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			if (!changed && m)
 				ma_row(m, &w, task, vma);
 		}
-		if (ma_stop(stop)) {
+		if (!undo && ma_stop(stop)) {
 			mmap_read_unlock(w.mm);
 			goto intr;
 		}
@@ -513,7 +569,7 @@ int ma_vmas_show(struct seq_file *m, pid_t only)
 
 	seq_puts(m, "format 1\n");
 	while (!ret && (task = ma_next_process(&nr, only))) {
-		ret = ma_audit_task(task, m, NULL, NULL, NULL, false);
+		ret = ma_audit_task(task, m, NULL, NULL, NULL, false, NULL);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
@@ -554,7 +610,7 @@ int ma_summary_show(struct seq_file *m, pid_t only)
 		goto out;
 	}
 	while (!ret && (task = ma_next_process(&nr, only))) {
-		ret = ma_audit_task(task, NULL, &sys, NULL, NULL, false);
+		ret = ma_audit_task(task, NULL, &sys, NULL, NULL, false, NULL);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
@@ -594,16 +650,19 @@ out:
 static int ma_audit_fix(unsigned long *pages, const bool *stop, bool undo)
 {
 	struct task_struct *task;
+	struct xarray mine;
 	pid_t nr = 1;
 	int ret = 0;
 
+	xa_init(&mine);
 	*pages = 0;
 	while (!ret && (task = ma_next_process(&nr, 0))) {
-		ret = ma_audit_task(task, NULL, NULL, pages, stop, undo);
+		ret = ma_audit_task(task, NULL, NULL, pages, stop, undo, &mine);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
 	}
+	xa_destroy(&mine);
 	return ret;
 }
 

@@ -22,10 +22,11 @@
  * folio, so before the livepatch goes (pre-unpatch, every task still runs
  * the replacements): the replacements stop mlocking such folios
  * (ma_mlock_large_off, read under the page-table lock that the walk below
- * also takes, so none is mlocked behind it), then a walk of every process
- * munlocks, once per locked VMA that maps it fully, each mlocked
- * PTE-mapped large folio (ma_audit_undo()). 6.1 itself mlocks large folios
- * only through PMD mappings, which the walk leaves alone.
+ * also takes, so none is mlocked behind it), then a walk of every VMA of
+ * every process munlocks in full each mlocked large folio mapped by a PTE
+ * and by no PMD (ma_audit_undo()): 6.1 itself mlocks large folios only
+ * through PMD mappings, so those are the fix's, whatever VMA splits,
+ * mremap or page-table relocks they went through.
  */
 #include <linux/jiffies.h>
 #include <linux/workqueue.h>

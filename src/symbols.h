@@ -84,6 +84,7 @@ extern typeof(mm_trace_rss_stat) mm_trace_rss_stat MA_KSYM;
 #ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
 /* 6.1: mm/mlock.c (mm/internal.h) */
 void munlock_page(struct page *page) MA_KSYM;
+MA_KSYM void mlock_page_drain_local(void);
 /* 6.1: mm/memcontrol.c, mm/huge_memory.c, mm/rmap.c, mm/swap.c, mm/memory.c */
 extern typeof(lock_page_memcg) lock_page_memcg MA_KSYM;
 extern typeof(unlock_page_memcg) unlock_page_memcg MA_KSYM;

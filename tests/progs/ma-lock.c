@@ -6,6 +6,8 @@
  *   ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]
  *           --lock fault|maplocked|populate|onfault|mlockall [--touch-pct P]
  *           [--munlock-kb OFF:LEN] [--fork] [--hugetlb] [--readonly]
+ *           [--mprotect-kb OFF:LEN] [--onfault-kb OFF:LEN] [--mremap-kb OFF:LEN]
+ *           [--leader-exit]
  *
  * The mapping starts OFFSET KB past a 2 MiB-aligned address. --file maps
  * PATH MAP_SHARED (writing it first if it is shorter than MB); --anon maps
@@ -20,10 +22,17 @@
  * not inherit VM_LOCKED) and prints "child=N". --hugetlb maps anonymous
  * hugetlb pages (MAP_HUGETLB); --readonly maps PROT_READ (an untouched
  * private anonymous mapping then maps the zero page).
+ * After locking, each of these changes LEN KB at OFF KB into the mapping,
+ * splitting the VMA there (inside large folios when OFF is not a multiple
+ * of their size): --mprotect-kb makes it read-only, --onfault-kb
+ * mlock2(MLOCK_ONFAULT)s it, --mremap-kb moves it elsewhere. With
+ * --leader-exit the main thread exits once the mapping is ready and
+ * another thread holds it (the thread-group leader is then a zombie).
  * Prints "ready pid=N addr=0xA len=L" and waits.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +60,9 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]\n"
 		"               --lock fault|maplocked|populate|onfault|mlockall [--touch-pct P]\n"
-		"               [--munlock-kb OFF:LEN] [--fork] [--hugetlb] [--readonly]\n");
+		"               [--munlock-kb OFF:LEN] [--fork] [--hugetlb] [--readonly]\n"
+		"               [--mprotect-kb OFF:LEN] [--onfault-kb OFF:LEN] [--mremap-kb OFF:LEN]\n"
+		"               [--leader-exit]\n");
 	exit(2);
 }
 
@@ -68,6 +79,25 @@ static long num(const char *s)
 }
 
 static int readonly;
+
+/* "OFF:LEN" in KB, page-aligned, into *off and *len */
+static void range(const char *s, long *off, long *len)
+{
+	if (sscanf(s, "%ld:%ld", off, len) != 2 || *off < 0 || *len <= 0 ||
+	    (*off | *len) % 4)
+		usage();
+}
+
+/* Hold until stdin reaches end of file, then exit. */
+static void *holder(void *arg)
+{
+	char c;
+
+	(void)arg;
+	while (read(0, &c, 1) > 0)
+		;
+	exit(0);
+}
 
 /* Touch pct% of the pages: write (read only with --readonly). */
 static void touch(char *p, size_t len, long pct)
@@ -89,7 +119,8 @@ int main(int argc, char **argv)
 {
 	const char *file = NULL, *lock = NULL;
 	long mb = 0, off_kb = 0, pct = 50, mu_off = -1, mu_len = 0;
-	int anon = 0, fd = -1, flags, i, do_fork = 0, hugetlb = 0, prot;
+	long mp_off = -1, mp_len = 0, of_off = -1, of_len = 0, mr_off = -1, mr_len = 0;
+	int anon = 0, fd = -1, flags, i, do_fork = 0, hugetlb = 0, prot, leader_exit = 0;
 	pid_t child = 0;
 	size_t len;
 	char *base, *p, c;
@@ -111,7 +142,15 @@ int main(int argc, char **argv)
 			if (sscanf(argv[++i], "%ld:%ld", &mu_off, &mu_len) != 2 ||
 			    mu_off < 0 || mu_len <= 0 || (mu_off | mu_len) % 4)
 				usage();
-		} else if (!strcmp(argv[i], "--fork"))
+		} else if (i + 1 < argc && !strcmp(argv[i], "--mprotect-kb")) {
+			range(argv[++i], &mp_off, &mp_len);
+		} else if (i + 1 < argc && !strcmp(argv[i], "--onfault-kb")) {
+			range(argv[++i], &of_off, &of_len);
+		} else if (i + 1 < argc && !strcmp(argv[i], "--mremap-kb")) {
+			range(argv[++i], &mr_off, &mr_len);
+		} else if (!strcmp(argv[i], "--leader-exit"))
+			leader_exit = 1;
+		else if (!strcmp(argv[i], "--fork"))
 			do_fork = 1;
 		else if (!strcmp(argv[i], "--hugetlb"))
 			hugetlb = anon = 1;
@@ -183,6 +222,22 @@ int main(int argc, char **argv)
 
 	if (mu_off >= 0 && munlock(p + mu_off * 1024, mu_len * 1024))
 		die("munlock");
+	if (mp_off >= 0 && mprotect(p + mp_off * 1024, mp_len * 1024, PROT_READ))
+		die("mprotect");
+	if (of_off >= 0 && syscall(SYS_mlock2, p + of_off * 1024, of_len * 1024, MLOCK_ONFAULT))
+		die("mlock2 of a part");
+	if (mr_off >= 0) {
+		char *to = mmap(NULL, mr_len * 1024 + 2 * HUGE, PROT_NONE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		if (to == MAP_FAILED)
+			die("mmap mremap target");
+		/* 4 KB past a 2 MiB boundary: no folio keeps its alignment */
+		to = (char *)(((unsigned long)to + HUGE - 1) & ~(HUGE - 1)) + 4096;
+		if (mremap(p + mr_off * 1024, mr_len * 1024, mr_len * 1024,
+			   MREMAP_MAYMOVE | MREMAP_FIXED, to) == MAP_FAILED)
+			die("mremap");
+	}
 	if (do_fork) {
 		child = fork();
 		if (child < 0)
@@ -197,6 +252,13 @@ int main(int argc, char **argv)
 	}
 	printf("ready pid=%d addr=%p len=%zu\n", getpid(), (void *)p, len);
 	fflush(stdout);
+	if (leader_exit) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, holder, NULL))
+			die("pthread_create");
+		pthread_exit(NULL);
+	}
 	while (read(0, &c, 1) > 0)
 		;
 	if (child > 0)

@@ -1,0 +1,48 @@
+# Disabling the livepatch leaves no Mlocked behind (issue 15). 6.1 never
+# munlocks a PTE-mapped large folio itself, so the mlock fix undoes what it
+# mlocked before it goes; that undo must be complete whatever the mappings
+# went through: a MAP_LOCKED mapping of a cold 32 MiB XFS file (large
+# folios) split by mprotect() inside its folios, part of it remapped
+# elsewhere by mremap(), part of it turned MLOCK_ONFAULT, or held by a
+# process whose thread-group leader has exited. For each: the mapping is
+# held, the livepatch is disabled, the process exits; Mlocked and
+# Unevictable in /proc/meminfo must then be back where they started (within
+# 64 kB). While it is held, the fix must have mlocked it (Mlocked grew by
+# the mapping's size within 1 MiB), so that the undo has work to do.
+# Before, on 6.1, the mprotect case left 32672 kB in Mlocked.
+. ./lib.sh
+MB=32
+unload
+load
+state=$(fix_state mlock)
+unload
+case $state in active | upstream) ;; *) skip "the mlock fix is $state here" ;; esac
+xfs_mount
+cleanup() { unhold; unload; umount /mnt/xfs 2>/dev/null; }
+trap cleanup EXIT
+dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null || fail "dd"
+sync
+
+for how in "--mprotect-kb 1028:8192" "--mremap-kb 1028:8192" "--onfault-kb 1028:8192" \
+	"--leader-exit"; do
+	echo 3 >/proc/sys/vm/drop_caches
+	drain
+	ml0=$(meminfo_kb Mlocked) ue0=$(meminfo_kb Unevictable)
+	load
+	hold --file /mnt/xfs/f --mb $MB --lock maplocked $how
+	drain
+	ml1=$(meminfo_kb Mlocked)
+	d=$((ml1 - ml0))
+	[ $d -ge $((MB * 1024 - 1024)) ] && [ $d -le $((MB * 1024 + 1024)) ] ||
+		fail "$how: Mlocked grew by $d kB for a $((MB * 1024)) kB locked mapping"
+	lp_disable
+	undone=$(sed -n 's/^fix=mlock .*undone_pages=\([0-9]*\).*/\1/p' $DBG/fixes)
+	unhold
+	unload
+	drain
+	ml2=$(meminfo_kb Mlocked) ue2=$(meminfo_kb Unevictable)
+	info "$how: Mlocked $ml0 -> $ml1 (held) -> $ml2 kB, Unevictable $ue0 -> $ue2 kB; undone_pages=$undone"
+	[ "$ml2" -le $((ml0 + 64)) ] || fail "$how: Mlocked $ml0 -> $ml2 kB after disable and exit"
+	[ "$ue2" -le $((ue0 + 64)) ] || fail "$how: Unevictable $ue0 -> $ue2 kB after disable and exit"
+done
+exit 0
