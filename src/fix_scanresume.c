@@ -214,7 +214,7 @@ static void ma_scanresume_transition(struct ma_fix *fix)
 static void ma_scanresume_unpatched(struct ma_fix *fix)
 {
 	cancel_delayed_work_sync(&ma_swap_work);
-	klp_shadow_free_all(MA_SV_SCAN_POS, NULL);
+	ma_scanresume_forget();
 }
 
 static void ma_scanresume_show(struct seq_file *m, struct ma_fix *fix)

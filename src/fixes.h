@@ -120,7 +120,6 @@ extern atomic_long_t ma_lazyfree_skips;	/* ranges it left alone */
 /* The replacement function of the "scanresume" fix. */
 int ma_khugepaged(void *none);
 extern atomic_long_t ma_scanresume_resumes;
-/* klp shadow variable id: khugepaged's position in an mm ("ma", fix 4) */
-#define MA_SV_SCAN_POS	0x6d610004UL
+void ma_scanresume_forget(void);
 
 #endif /* _MLOCK_AUDIT_FIXES_H */

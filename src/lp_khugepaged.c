@@ -20,10 +20,10 @@
  * THPs an mm has queued), except for the position of an mm, which seed
  * 004 changes:
  *
- *  - it is kept in a klp shadow variable of the mm's slot (struct
- *    khugepaged_mm_slot has no room for it, and 7.3 has a bare mm_slot) when
- *    khugepaged leaves the slot before it walked all of its VMAs, and
- *    loaded when the slot becomes the current one again;
+ *  - it is kept, when khugepaged leaves the slot before it walked all of
+ *    its VMAs, in an xarray keyed by the mm's context ID
+ *    (mm->context.ctx_id: x86 gives each mm a unique 64-bit ID that is
+ *    never reused), and loaded when the slot becomes the current one again;
  *  - after a VMA that cannot be collapsed it moves to the end of that VMA;
  *  - it goes back to 0 only when the walk ran off the last VMA.
  *
@@ -32,12 +32,14 @@
  *
  * khugepaged_scan.address still holds the position in the current slot, so
  * the stock khugepaged() carries on from it once the fix is disabled.
- * Shadow variables are only touched by the khugepaged thread, while their
- * slot is the current one (__khugepaged_exit() never frees that slot), or
- * under khugepaged_mm_lock. A slot freed by __khugepaged_exit() while it
- * was not current leaves its shadow behind until the slot's memory is
- * reused or the fix is unloaded; the mm recorded in it keeps another mm
- * from using it.
+ * The positions are only touched by the khugepaged thread. The key is
+ * never reused, so neither a new mm at a freed mm's address nor a new slot
+ * at a freed slot's address can pick up a stale position. The next visit of
+ * its mm consumes a position (it is saved anew or dropped when khugepaged
+ * leaves the slot); one that a whole pass over the mms did not consume
+ * belongs to an mm whose slot was freed meanwhile (by __khugepaged_exit()
+ * or collect_mm_slot()), and is freed when that pass ends. All are freed
+ * when the fix goes (ma_scanresume_forget()).
  *
  * How the khugepaged thread is moved onto this function, and back, is in
  * fix_scanresume.c.
@@ -54,6 +56,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/xarray.h>
 
 #include "fixes.h"
 #include "khugepaged_internal.h"
@@ -61,46 +64,82 @@
 
 atomic_long_t ma_scanresume_resumes;	/* visits that did not start at 0 */
 
-struct ma_scan_pos {
-	unsigned long address;
-	struct mm_struct *mm;	/* the slot's mm when it was saved */
-};
+/*
+ * A position is an xarray value entry: the page number of the address, and
+ * the low bits of khugepaged_full_scans when it was saved (its pass).
+ */
+#define MA_POS_PASS_BITS	16
+#define MA_POS_PASS_MASK	((1UL << MA_POS_PASS_BITS) - 1)
+
+static DEFINE_XARRAY(ma_positions);
 
 static bool ma_mm_exiting(struct mm_struct *mm)
 {
 	return !atomic_read(&mm->mm_users);
 }
 
+static unsigned long ma_pos_key(struct ma_khugepaged_mm_slot *mm_slot)
+{
+	return mm_slot->slot.mm->context.ctx_id;
+}
+
 /* Where to start in @mm_slot: its saved position, or 0. Atomic context. */
 static unsigned long ma_pos_load(struct ma_khugepaged_mm_slot *mm_slot)
 {
-	struct ma_scan_pos *pos = klp_shadow_get(mm_slot, MA_SV_SCAN_POS);
+	void *pos = xa_load(&ma_positions, ma_pos_key(mm_slot));
 
-	if (!pos || pos->mm != mm_slot->slot.mm || !pos->address)
+	if (!pos)
 		return 0;
 	atomic_long_inc(&ma_scanresume_resumes);
-	return pos->address;
+	return (xa_to_value(pos) >> MA_POS_PASS_BITS) << PAGE_SHIFT;
+}
+
+/* Forget the position of @mm_slot's mm. Atomic context. */
+static void ma_pos_drop(struct ma_khugepaged_mm_slot *mm_slot)
+{
+	xa_erase(&ma_positions, ma_pos_key(mm_slot));
 }
 
 /*
- * Keep @address for the next visit of @mm_slot, the current slot. Without
- * memory for it, the next visit starts at 0, as stock khugepaged does.
+ * Keep @address for the next visit of @mm_slot, the current slot (0:
+ * start over). Without memory for it, the next visit starts at 0, as stock
+ * khugepaged does.
  */
 static void ma_pos_save(struct ma_khugepaged_mm_slot *mm_slot,
 			unsigned long address)
 {
-	struct ma_scan_pos *pos;
+	unsigned long pass = READ_ONCE(*ma_kh.full_scans) & MA_POS_PASS_MASK;
 
 	if (!address) {
-		klp_shadow_free(mm_slot, MA_SV_SCAN_POS, NULL);
+		ma_pos_drop(mm_slot);
 		return;
 	}
-	pos = klp_shadow_get_or_alloc(mm_slot, MA_SV_SCAN_POS, sizeof(*pos),
-				      GFP_KERNEL, NULL, NULL);
-	if (pos) {
-		pos->address = address;
-		pos->mm = mm_slot->slot.mm;
-	}
+	xa_store(&ma_positions, ma_pos_key(mm_slot),
+		 xa_mk_value((address >> PAGE_SHIFT) << MA_POS_PASS_BITS | pass),
+		 GFP_KERNEL);
+}
+
+/*
+ * A pass over the mms has ended (khugepaged_full_scans is now @pass): drop
+ * the positions saved before it began that it did not consume (their mms
+ * are gone). Atomic context.
+ */
+static void ma_pos_collect(unsigned int pass)
+{
+	unsigned long key, last = (pass - 1) & MA_POS_PASS_MASK;
+	void *pos;
+
+	xa_for_each(&ma_positions, key, pos)
+		if ((xa_to_value(pos) & MA_POS_PASS_MASK) != last)
+			xa_erase(&ma_positions, key);
+}
+
+/**
+ * ma_scanresume_forget() - drop every saved position (the fix is gone).
+ */
+void ma_scanresume_forget(void)
+{
+	xa_destroy(&ma_positions);
 }
 
 #if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
@@ -364,9 +403,10 @@ breakouterloop_mmap_lock:
 		} else {
 			scan->mm_slot = NULL;
 			++*ma_kh.full_scans;
+			ma_pos_collect(*ma_kh.full_scans);
 		}
 		if (ma_mm_exiting(mm))
-			klp_shadow_free(mm_slot, MA_SV_SCAN_POS, NULL);
+			ma_pos_drop(mm_slot);
 		collect_mm_slot(mm_slot);
 	}
 	ma_trace_mm_scan(mm, *progress - progress_prev, !scan->mm_slot);
@@ -484,7 +524,7 @@ int ma_khugepaged(void *none)
 	ma_kh.scan->mm_slot = NULL;
 	if (mm_slot) {
 		if (ma_mm_exiting(mm_slot->slot.mm))
-			klp_shadow_free(mm_slot, MA_SV_SCAN_POS, NULL);
+			ma_pos_drop(mm_slot);
 		collect_mm_slot(mm_slot);
 	}
 	spin_unlock(ma_kh.mm_lock);
