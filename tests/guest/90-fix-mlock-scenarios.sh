@@ -56,7 +56,8 @@ settled() {
 run() {
 	load fixes=$1
 	: >/tmp/mode.$1
-	echo "$SCENARIOS" | while IFS='|' read -r name args; do
+	# not the right-hand side of a pipe: fail in the loop must end the test
+	while IFS='|' read -r name args <&3; do
 		case $args in drop*) sync; echo 3 >/proc/sys/vm/drop_caches; args=${args#drop } ;; esac
 		m0=$(meminfo_kb Mlocked)
 		hold $args
@@ -64,7 +65,9 @@ run() {
 		echo "$name $d $(sum locked_kb) $(sum undercount_missed_kb) $(sum undercount_missed_crossed_kb) $(sum undercount_partial_kb) $(sum undercount_small_unmlocked_kb)" >>/tmp/mode.$1
 		unhold
 		settled "$name" "fixes=$1"
-	done
+	done 3<<EOF
+$SCENARIOS
+EOF
 	state=$(fix_state mlock)
 	unload
 }
