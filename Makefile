@@ -31,8 +31,11 @@ module: tools/klp-relocs
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 	tools/klp-relocs --symvers $(KDIR)/Module.symvers mlock_audit.ko
 
-# A build-host program: the C library's <elf.h> is all it needs.
-HOSTCC ?= cc
+# A build-host program: the C library's <elf.h> is all it needs. Built
+# with cc or gcc, or else the versioned gcc the Debian kernel headers pull
+# in (a host with only gcc-14 installed has no cc).
+HOSTCC ?= $(firstword $(foreach c,cc gcc $(notdir $(wildcard /usr/bin/x86_64-linux-gnu-gcc-[0-9]*)),\
+		$(if $(shell command -v $(c)),$(c))))
 tools/klp-relocs: tools/klp-relocs.c
 	$(HOSTCC) -std=c11 -O2 -Wall -Wextra -o $@ $<
 
