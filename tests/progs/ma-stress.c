@@ -4,7 +4,9 @@
  * operation that changes mlock state, over anonymous THP memory and a file
  * in each DIR (huge tmpfs, XFS): mmap, mlock, munlock, mlockall and
  * munlockall, MADV_DONTNEED, MADV_FREE, mremap, fork (the child touches,
- * locks and exits), ftruncate of a locked file mapping, and exit (each
+ * locks and exits), ftruncate of a locked file mapping, a hole punched in
+ * it, an mprotect() split of the region and back, MADV_PAGEOUT (reclaim of
+ * what is not locked), and exit (each
  * worker runs a bounded number of operations, then is replaced). The
  * files a worker maps are its own; the read-only REFERENCE file in the
  * first DIR is mapped, locked and read by every worker and must never
@@ -18,6 +20,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
 
 #define LEN	(4UL << 20)
 #define PAGE	4096UL
@@ -95,7 +102,7 @@ static int worker(unsigned int seed)
 		return 102;
 
 	for (i = 0; i < OPS; i++) {
-		op = rand_r(&seed) % 11;
+		op = rand_r(&seed) % 14;
 		if (!p || op == 0) {	/* a new region */
 			int src = rand_r(&seed) % (ndirs + 1);
 
@@ -178,6 +185,27 @@ static int worker(unsigned int seed)
 				return 10;
 			touch(r, st.st_size, 0);
 			munlock(r, st.st_size);
+			break;
+		case 11: {	/* punch a hole in a file, maybe under a locked mapping */
+			int fd = fds[rand_r(&seed) % ndirs];
+			off_t at = PAGE * (1 + rand_r(&seed) % 64);
+
+			if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, at,
+				      LEN / 4) && errno != EOPNOTSUPP)
+				return 11;
+			break;
+		}
+		case 12: {	/* split the region inside its folios, then merge it */
+			size_t at = PAGE * (1 + rand_r(&seed) % 64);
+
+			if (mprotect(p + at, len / 3, PROT_READ) ||
+			    mprotect(p + at, len / 3, PROT_READ | PROT_WRITE))
+				return 12;
+			break;
+		}
+		case 13:	/* reclaim what may be reclaimed */
+			if (madvise(p, len, MADV_PAGEOUT) && errno != EINVAL)
+				return 13;
 			break;
 		}
 	}
