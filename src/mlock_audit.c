@@ -120,9 +120,10 @@ static void ma_debugfs_init(void)
 
 /*
  * Test-only breakage, compiled in by `make MLOCK_AUDIT_BREAK=MODE`, so the
- * test suite can prove that the VM harness fails closed (init, oops, warn)
- * and that the debug kernel's detectors see our module (leak: kmemleak,
- * kasan: an out-of-bounds read, lockdep: an inverted lock order).
+ * test suite can prove that the VM harness fails closed (init, oops, warn),
+ * that the debug kernel's detectors see our module (leak: kmemleak,
+ * kasan: an out-of-bounds read, lockdep: an inverted lock order), and that
+ * a kernel symbol that cannot be resolved keeps the module out (ksym).
  */
 #ifdef MLOCK_AUDIT_BREAK_OOPS
 static int *ma_break_ptr;
@@ -133,6 +134,10 @@ static size_t ma_break_len = 8;
 #ifdef MLOCK_AUDIT_BREAK_LOCKDEP
 static DEFINE_MUTEX(ma_break_a);
 static DEFINE_MUTEX(ma_break_b);
+#endif
+#ifdef MLOCK_AUDIT_BREAK_KSYM
+/* no kernel has it: its livepatch relocation cannot be resolved */
+MA_KSYM void ma_no_such_kernel_symbol(void);
 #endif
 
 static int ma_test_break(void)
@@ -160,6 +165,10 @@ static int ma_test_break(void)
 		pr_err("read %d\n", READ_ONCE(p[n]));
 		kfree(p);
 	}
+#elif defined(MLOCK_AUDIT_BREAK_KSYM)
+	/* never reached: the livepatch core refuses the module at load */
+	if (READ_ONCE(ma_klp_unconverted))
+		ma_no_such_kernel_symbol();
 #elif defined(MLOCK_AUDIT_BREAK_LOCKDEP)
 	pr_err("built with MLOCK_AUDIT_BREAK=lockdep: taking two mutexes in both orders\n");
 	mutex_lock(&ma_break_a);
