@@ -376,8 +376,8 @@ static bool ma_stop(const bool *stop)
  * Take mmap_lock for reading. The repair, which the livepatch's disabling
  * waits for (with klp_mutex held), must not sleep behind a writer that
  * may never let go (a task stuck in D state holding it): it only tries,
- * and gives up as soon as it is asked to stop. The audit's readers and the
- * undo wait, killably.
+ * and gives up as soon as it is asked to stop. The audit's readers wait
+ * killably; the undo waits for good (see the header comment).
  */
 static int ma_mmap_lock(struct mm_struct *mm, const bool *stop, bool undo)
 {
