@@ -97,7 +97,8 @@ static void ma_khugepaged_copy_attrs(struct task_struct *old, struct task_struct
 		if (attr.sched_policy == SCHED_FIFO || attr.sched_policy == SCHED_RR)
 			attr.sched_priority = READ_ONCE(old->rt_priority);
 		else
-			attr.sched_nice = task_nice(old);
+			/* see ma_khugepaged_settle() */
+			attr.sched_nice = min(task_nice(old), MAX_NICE - 1);
 		ret = sched_setattr_nocheck(new, &attr);
 		if (ret)
 			pr_warn("scanresume: new khugepaged keeps its scheduling: %pe\n",
@@ -122,18 +123,22 @@ static void ma_swap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(ma_swap_work, ma_swap_fn);
 
 /*
- * khugepaged() sets its own nice value to MAX_NICE first thing: once the
- * new thread has, give it the old one's (waits 1 s at most).
+ * Once the new thread runs khugepaged() (kthread() has applied the
+ * kthread's default affinity, which 7.3 does when the thread starts: an
+ * affinity set before the wake-up was lost there, and khugepaged() has set
+ * its own nice value to MAX_NICE, its first act; the thread was given a
+ * lower one to see it), give it the old thread's CPU affinity and nice
+ * value. Waits 1 s at most.
  */
-static void ma_khugepaged_renice(struct task_struct *new, int nice)
+static void ma_khugepaged_settle(struct task_struct *new, int nice)
 {
 	unsigned int i;
 
-	if (nice == MAX_NICE)
-		return;
 	for (i = 0; i < 50 && task_nice(new) != MAX_NICE; i++)
 		msleep(20);
-	set_user_nice(new, nice);
+	set_cpus_allowed_ptr(new, &ma_swap_cpus);
+	if (nice != MAX_NICE)
+		set_user_nice(new, nice);
 }
 
 /*
@@ -190,7 +195,7 @@ static void ma_khugepaged_swap(int target)
 		kthread_stop(new);
 		goto out;
 	}
-	ma_khugepaged_renice(new, nice);
+	ma_khugepaged_settle(new, nice);
 	put_task_struct(new);
 	atomic_long_inc(&ma_swaps);
 out:
