@@ -106,11 +106,17 @@ static void ma_fixes_transition(void)
 			ma_fixes[i]->transition(ma_fixes[i]);
 }
 
-/* ... and that the patch is gone (again, at unload). */
-static void ma_fixes_unpatched(void)
+/*
+ * ... and that the patch is gone (disabled, replaced, or at unload):
+ * deactivate every fix that was patched in (again, if it was), then tell it.
+ */
+static void ma_fixes_gone(void)
 {
 	unsigned int i;
 
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
+			ma_fixes[i]->deactivating(ma_fixes[i]);
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 		if (ma_fixes[i]->queued && ma_fixes[i]->unpatched)
 			ma_fixes[i]->unpatched(ma_fixes[i]);
@@ -138,7 +144,6 @@ static void ma_watch_fn(struct work_struct *work)
 	static const char why[] =
 		"replaced by a cumulative livepatch (atomic replace): its replacements are gone";
 	enum { GO_ON, STOP, REPLACED } what = GO_ON;
-	unsigned int i;
 
 	switch (READ_ONCE(ma_lp_state)) {
 	case MA_LP_TRANSITION:
@@ -162,10 +167,7 @@ static void ma_watch_fn(struct work_struct *work)
 	if (what != REPLACED)
 		return;
 	pr_info("livepatch replaced by a cumulative livepatch: the fixes are off\n");
-	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
-		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
-			ma_fixes[i]->deactivating(ma_fixes[i]);
-	ma_fixes_unpatched();
+	ma_fixes_gone();
 	ma_fixes_set(MA_FIX_ACTIVE, MA_FIX_OFF, why);
 	WRITE_ONCE(ma_lp_state, MA_LP_REPLACED);
 }
@@ -205,17 +207,13 @@ static void ma_pre_unpatch(struct klp_object *obj)
 static void ma_post_unpatch(struct klp_object *obj)
 {
 	static const char why[] = "livepatch disabled (reload the module to enable it)";
-	unsigned int i;
 
 	/*
 	 * A transition reversed while enabling (0 written to "enabled"
 	 * before it completed) skips the pre-unpatch callback: deactivate
 	 * now, late but before the module can go.
 	 */
-	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
-		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
-			ma_fixes[i]->deactivating(ma_fixes[i]);
-	ma_fixes_unpatched();
+	ma_fixes_gone();
 
 	ma_fixes_set(MA_FIX_ACTIVE, MA_FIX_OFF, why);
 	ma_fixes_set(MA_FIX_PENDING, MA_FIX_OFF, why);
@@ -402,15 +400,8 @@ int ma_fixes_init(void)
 /* Only called once the livepatch is gone (it holds a module reference). */
 void ma_fixes_exit(void)
 {
-	unsigned int i;
-
 	cancel_delayed_work_sync(&ma_watch_work);
-
-	/* each fix that was patched in is deactivated (again, if it was) */
-	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
-		if (ma_fixes[i]->queued && ma_fixes[i]->deactivating)
-			ma_fixes[i]->deactivating(ma_fixes[i]);
-	ma_fixes_unpatched();
+	ma_fixes_gone();
 }
 
 /**
