@@ -34,10 +34,7 @@ replace() {
 	insmod $KO || fail "insmod ma_lp_replace failed"
 	while [ "$(cat $RP/transition 2>/dev/null)" != 0 ]; do
 		if [ $(($(ms) - t0)) -gt 60000 ]; then
-			grep -l '^0$' /proc/[0-9]*/patch_state 2>/dev/null | while read -r f; do
-				p=${f%/patch_state}
-				echo "  not switched: ${p#/proc/} $(cat $p/comm) $(head -n 2 $p/stack | tr '\n' ' ')"
-			done
+			not_switched
 			fail "ma_lp_replace still in transition 60 s after insmod"
 		fi
 		sleep 0.1

@@ -20,6 +20,14 @@ TIME_SCALE=1
 [ "${MA_VARIANT:-}" = debug ] && TIME_SCALE=4
 
 loaded() { [ -d /sys/module/mlock_audit ]; }
+# not_switched: every task a livepatch transition has not switched yet,
+# with the top of its kernel stack
+not_switched() {
+	grep -l '^0$' /proc/[0-9]*/patch_state 2>/dev/null | while read -r f; do
+		p=${f%/patch_state}
+		echo "  not switched: ${p#/proc/} $(cat $p/comm) $(head -n 2 $p/stack | tr '\n' ' ')"
+	done
+}
 # load [PARAM=VALUE...]: modprobe with those module parameters; when that
 # enables the livepatch, wait until its transition is complete
 load() {
@@ -27,10 +35,7 @@ load() {
 	n=0
 	while [ "$(cat $LP/transition 2>/dev/null)" = 1 ]; do
 		if [ $n -ge 900 ]; then
-			grep -l '^0$' /proc/[0-9]*/patch_state 2>/dev/null | while read -r f; do
-				p=${f%/patch_state}
-				echo "  not switched: ${p#/proc/} $(cat $p/comm)"
-			done
+			not_switched
 			fail "livepatch transition not complete 90 s after modprobe"
 		fi
 		sleep 0.1
