@@ -41,8 +41,10 @@
  * 6.1 itself mlocks a large folio only through a PMD mapping, so such a
  * folio was mlocked by the fix, whatever its mappings went through since
  * (VMA splits inside it, mremap of a part, a page-table relock between
- * its entries). The undo waits for mmap_lock without giving up and is
- * not stopped by a fatal signal: what it leaves mlocked would stay so.
+ * its entries). The undo runs in a work item, not under klp_mutex; it
+ * waits for mmap_lock as long as it takes and stops only when the fix is
+ * in force again (a reversed disable): what it leaves mlocked would stay
+ * so.
  */
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
@@ -373,18 +375,14 @@ static bool ma_stop(const bool *stop)
 }
 
 /*
- * Take mmap_lock for reading. The repair, which the livepatch's disabling
- * waits for (with klp_mutex held), must not sleep behind a writer that
- * may never let go (a task stuck in D state holding it): it only tries,
- * and gives up as soon as it is asked to stop. The audit's readers wait
- * killably; the undo waits for good (see the header comment).
+ * Take mmap_lock for reading. The repair and the undo, which the
+ * livepatch's callbacks stop and wait for with klp_mutex held, must not
+ * sleep behind a writer that may never let go (a task stuck in D state
+ * holding it): they only try, as long as it takes, and give up as soon as
+ * they are asked to stop. The audit's readers wait killably.
  */
-static int ma_mmap_lock(struct mm_struct *mm, const bool *stop, bool undo)
+static int ma_mmap_lock(struct mm_struct *mm, const bool *stop)
 {
-	if (undo) {
-		mmap_read_lock(mm);
-		return 0;
-	}
 	if (!stop)
 		return mmap_read_lock_killable(mm);
 	while (!mmap_read_trylock(mm)) {
@@ -401,7 +399,7 @@ static int ma_relock(struct ma_walk *w)
 	mmap_read_unlock(w->mm);
 	cond_resched();
 	w->budget = MA_PMDS_PER_HOLD;
-	return ma_mmap_lock(w->mm, w->stop, w->undo);
+	return ma_mmap_lock(w->mm, w->stop);
 }
 
 /*
@@ -448,7 +446,7 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 	w.mm = ma_task_mm(task);
 	if (!w.mm)
 		return 0;	/* exiting */
-	if (ma_mmap_lock(w.mm, stop, undo))
+	if (ma_mmap_lock(w.mm, stop))
 		goto intr;
 	if (sys)
 		sys->processes++;
@@ -683,10 +681,11 @@ int ma_audit_repair(unsigned long *pages, const bool *stop)
 /**
  * ma_audit_undo() - munlock what the "mlock" fix mlocked (6.1).
  * @pages: set to the number of pages munlocked
+ * @stop: the walk stops when *@stop becomes true
  *
- * Return: 0, or -EINTR on a fatal signal.
+ * Return: 0, or -EINTR when stopped.
  */
-int ma_audit_undo(unsigned long *pages)
+int ma_audit_undo(unsigned long *pages, const bool *stop)
 {
-	return ma_audit_fix(pages, NULL, true);
+	return ma_audit_fix(pages, stop, true);
 }

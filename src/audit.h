@@ -14,6 +14,6 @@
 int ma_vmas_show(struct seq_file *m, pid_t only);
 int ma_summary_show(struct seq_file *m, pid_t only);
 int ma_audit_repair(unsigned long *pages, const bool *stop);
-int ma_audit_undo(unsigned long *pages);
+int ma_audit_undo(unsigned long *pages, const bool *stop);
 
 #endif /* _MLOCK_AUDIT_AUDIT_H */

@@ -26,7 +26,9 @@
  * every process munlocks in full each mlocked large folio mapped by a PTE
  * and by no PMD (ma_audit_undo()): 6.1 itself mlocks large folios only
  * through PMD mappings, so those are the fix's, whatever VMA splits,
- * mremap or page-table relocks they went through.
+ * mremap or page-table relocks they went through. The walk is a work item
+ * (undo= in "fixes"), so that the disabling never waits for it under
+ * klp_mutex; unload waits for it.
  */
 #include <linux/jiffies.h>
 #include <linux/workqueue.h>
@@ -82,9 +84,10 @@ static const char *const ma_repair_names[] = {
 	"none", "running", "done", "stopped",
 };
 
+static enum ma_repair_state ma_undo_state;
 static unsigned long ma_repaired_pages, ma_undone_pages;
 static unsigned int ma_repair_ms;
-static bool ma_repair_stop;
+static bool ma_repair_stop, ma_undo_stop;
 
 static void ma_repair_fn(struct work_struct *work)
 {
@@ -103,12 +106,38 @@ static void ma_repair_fn(struct work_struct *work)
 static DECLARE_WORK(ma_repair_work, ma_repair_fn);
 
 /*
+ * 6.1: the undo, queued when the fix goes. It is not run in the
+ * livepatch's callback: it may wait long for an mmap_lock (a writer stuck
+ * in D state), and the callback holds klp_mutex, which every livepatch
+ * operation of the host takes. It runs to the end, however long that
+ * takes, unless the fix is in force again (a reversed disable, whose
+ * repair mlocks again what is mapped); unload waits for it.
+ */
+static void ma_undo_fn(struct work_struct *work)
+{
+	unsigned long pages = 0;
+	int ret;
+
+	WRITE_ONCE(ma_undo_state, MA_REPAIR_RUNNING);
+	ret = ma_audit_undo(&pages, &ma_undo_stop);
+	WRITE_ONCE(ma_undone_pages, pages);
+	WRITE_ONCE(ma_undo_state, ret ? MA_REPAIR_STOPPED : MA_REPAIR_DONE);
+	pr_info("mlock fix: disabled; munlocked %lu pages it had mlocked%s\n",
+		pages, ret ? " (stopped: the fix is in force again)" : "");
+}
+
+static DECLARE_WORK(ma_undo_work, ma_undo_fn);
+
+/*
  * The patch is in force: after enabling, and again after a disable that
  * was reversed (1 written to "enabled" during the unpatch transition),
- * whose pre-unpatch had stopped the large mlocks and the repair.
+ * whose pre-unpatch had stopped the large mlocks and the repair, and
+ * queued the undo.
  */
 static void ma_mlock_activated(struct ma_fix *fix)
 {
+	WRITE_ONCE(ma_undo_stop, true);
+	cancel_work_sync(&ma_undo_work);
 	WRITE_ONCE(ma_repair_stop, false);
 	WRITE_ONCE(ma_mlock_large_off, false);
 	schedule_work(&ma_repair_work);
@@ -121,16 +150,23 @@ static void ma_mlock_deactivating(struct ma_fix *fix)
 	if (!COMPAT_MLOCK_FIX_UNDO || READ_ONCE(ma_mlock_large_off))
 		return;
 	WRITE_ONCE(ma_mlock_large_off, true);
-	ma_audit_undo(&ma_undone_pages);
-	pr_info("mlock fix: disabled; munlocked %lu pages it had mlocked\n",
-		ma_undone_pages);
+	WRITE_ONCE(ma_undo_stop, false);
+	WRITE_ONCE(ma_undo_state, MA_REPAIR_RUNNING);
+	schedule_work(&ma_undo_work);
+}
+
+/* Unload: the livepatch is gone; the undo must have run to its end. */
+static void ma_mlock_exit(struct ma_fix *fix)
+{
+	flush_work(&ma_undo_work);
 }
 
 static void ma_mlock_show(struct seq_file *m, struct ma_fix *fix)
 {
-	seq_printf(m, " repair=%s repaired_pages=%lu repair_ms=%u undone_pages=%lu",
+	seq_printf(m, " repair=%s repaired_pages=%lu repair_ms=%u undo=%s undone_pages=%lu",
 		   ma_repair_names[READ_ONCE(ma_repair_state)],
 		   READ_ONCE(ma_repaired_pages), READ_ONCE(ma_repair_ms),
+		   ma_repair_names[READ_ONCE(ma_undo_state)],
 		   READ_ONCE(ma_undone_pages));
 }
 
@@ -141,5 +177,6 @@ struct ma_fix ma_fix_mlock = {
 	.unsupported = COMPAT_MLOCK_FIX_UNSUPPORTED,
 	.activated = ma_mlock_activated,
 	.deactivating = ma_mlock_deactivating,
+	.exit = ma_mlock_exit,
 	.show = ma_mlock_show,
 };

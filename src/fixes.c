@@ -400,8 +400,13 @@ int ma_fixes_init(void)
 /* Only called once the livepatch is gone (it holds a module reference). */
 void ma_fixes_exit(void)
 {
+	unsigned int i;
+
 	cancel_delayed_work_sync(&ma_watch_work);
 	ma_fixes_gone();
+	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
+		if (ma_fixes[i]->exit)
+			ma_fixes[i]->exit(ma_fixes[i]);
 }
 
 /**

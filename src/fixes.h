@@ -53,6 +53,11 @@ struct ma_fix {
 	 * the module unloads (may sleep; must be idempotent).
 	 */
 	void (*unpatched)(struct ma_fix *fix);
+	/*
+	 * Unload, once the livepatch is gone and after unpatched: wait for
+	 * work the fix still runs (may sleep long).
+	 */
+	void (*exit)(struct ma_fix *fix);
 	void (*show)(struct seq_file *m, struct ma_fix *fix);
 
 	enum ma_fix_state state;
