@@ -14,47 +14,7 @@
 # mlock fix's undo ran). Before this was handled, the transition was still
 # running after 60 s on 6.1, 6.12 and 7.3.
 . ./lib.sh
-KO=/add/ma_lp_replace.ko
-RP=/sys/kernel/livepatch/ma_lp_replace
-[ -f $KO ] || fail "no $KO: tests/run builds it (scripts/build-testmod)"
-ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
-
-# klp_ms WHAT: the kernel log time, in ms, of the last "livepatch:
-# 'ma_lp_replace': WHAT" line
-klp_ms() {
-	dmesg | sed -n "s/^\[ *\([0-9]*\)\.\([0-9]\{3\}\)[0-9]*\] livepatch: 'ma_lp_replace': $1.*/\1\2/p" |
-		tail -n 1 | sed 's/^0*//'
-}
-# replace: insmod the cumulative livepatch; in $T the time in ms from
-# insmod to the end of its transition, in $TT that of the transition itself
-# (from "starting patching transition" to "patching complete" in the
-# kernel log); fail after 60 s
-replace() {
-	t0=$(ms)
-	insmod $KO || fail "insmod ma_lp_replace failed"
-	while [ "$(cat $RP/transition 2>/dev/null)" != 0 ]; do
-		if [ $(($(ms) - t0)) -gt 60000 ]; then
-			not_switched
-			fail "ma_lp_replace still in transition 60 s after insmod"
-		fi
-		sleep 0.1
-	done
-	T=$(($(ms) - t0))
-	a=$(klp_ms 'starting patching transition') b=$(klp_ms 'patching complete')
-	[ -n "$a" ] && [ -n "$b" ] || fail "no transition lines for ma_lp_replace in the kernel log"
-	TT=$((b - a))
-	grep -q 'ma_lp_replace is in force' /proc/cmdline || fail "/proc/cmdline: $(cat /proc/cmdline)"
-}
-unreplace() {
-	[ -d $RP ] && echo 0 >$RP/enabled
-	n=0
-	while [ -d $RP ]; do
-		[ $n -ge 300 ] && fail "ma_lp_replace still present 30 s after disabling it"
-		sleep 0.1
-		n=$((n + 1))
-	done
-	rmmod ma_lp_replace || fail "rmmod ma_lp_replace"
-}
+[ -f $RP_KO ] || fail "no $RP_KO: tests/run builds it (scripts/build-testmod)"
 cleanup() {
 	unhold
 	[ -d /sys/module/ma_lp_replace ] && unreplace

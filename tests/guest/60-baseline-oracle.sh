@@ -9,7 +9,7 @@ PAGES=$((MB * 256))
 mkdir -p /mnt/huge
 mount -t tmpfs -o huge=always,size=$((MB * 2))m tmpfs /mnt/huge || fail "huge tmpfs"
 for f in /sys/kernel/mm/transparent_hugepage/hugepages-64kB/shmem_enabled; do
-	[ -w $f ] && echo always >$f
+	[ -w $f ] && knob $f always
 done
 dd if=/dev/zero of=/mnt/huge/f bs=1M count=$MB 2>/dev/null || fail "writing the file"
 

@@ -18,7 +18,7 @@ echo 2 >$PARAM # kthreadd
 echo 0 >$PARAM
 
 # hugetlb: row with backing=hugetlb, counted in hugetlb_vmas, not walked
-echo 8 >/proc/sys/vm/nr_hugepages
+knob /proc/sys/vm/nr_hugepages 8
 if [ "$(cat /proc/sys/vm/nr_hugepages)" -ge 2 ]; then
 	hold --hugetlb --mb 4 --lock maplocked
 	echo $HOLD_PID >$PARAM
@@ -31,7 +31,7 @@ if [ "$(cat /proc/sys/vm/nr_hugepages)" -ge 2 ]; then
 else
 	fail "could not reserve hugetlb pages"
 fi
-echo 0 >/proc/sys/vm/nr_hugepages
+knobs_restore
 
 # zero page: a read-only private anonymous mapping, locked, maps it
 scenario "zero page (read-only anon, MAP_LOCKED)" --anon --mb 4 --readonly --lock fault

@@ -19,13 +19,12 @@
 # this workload, with or without the module (freed at umount); when
 # Mlocked is not back, the test unmounts (it must be back then) and runs
 # the same workload without the module, and passes only if the stock
-# kernel leaves a residue too.
+# kernel leaves a residue too, at least as large less 64 kB.
 . ./lib.sh
 unload
 SECONDS_=${STRESS_SECONDS:-90}
-echo 0 >/proc/sys/vm/compact_unevictable_allowed
-old_hung=$(cat /proc/sys/kernel/hung_task_timeout_secs)
-echo 20 >/proc/sys/kernel/hung_task_timeout_secs
+knob /proc/sys/vm/compact_unevictable_allowed 0
+knob /proc/sys/kernel/hung_task_timeout_secs 20
 xfs_mount
 mkdir -p /mnt/huge
 mount -t tmpfs -o huge=always,size=400m tmpfs /mnt/huge || fail "huge tmpfs"
@@ -40,7 +39,7 @@ pids=""
 cleanup() {
 	kill $pids 2>/dev/null
 	wait 2>/dev/null
-	echo "$old_hung" >/proc/sys/kernel/hung_task_timeout_secs
+	knobs_restore
 }
 trap cleanup EXIT
 
@@ -141,7 +140,8 @@ if back "after every workload exited"; then
 fi
 # Left mlocked. If unmounting the filesystems frees it, it is page cache
 # of files nobody maps any more; the stock kernel may do that by itself
-# (seen on 7.3): the same workload without the module decides.
+# (seen on 7.3): the same workload without the module decides, by amount
+# (the module's residue at most the control's plus 64 kB).
 residue=$m
 umount /mnt/huge
 umount /mnt/xfs
@@ -161,7 +161,10 @@ wait
 pids=""
 back "control, the same workload without the module" &&
 	fail "Mlocked +$residue kB of page cache stayed mlocked with the module, none without it"
-info "the stock kernel leaves page-cache folios mlocked too (control +$m kB): not the module's; unmounting freed them both times"
+# the stock kernel's own residue excuses as much, not more
+[ "$residue" -le $((m + 64)) ] ||
+	fail "Mlocked +$residue kB of page cache stayed mlocked with the module, +$m kB without it"
+info "the stock kernel leaves page-cache folios mlocked too (control +$m kB, with the module +$residue kB): unmounting freed them both times"
 umount /mnt/huge
 umount /mnt/xfs
 exit 0

@@ -15,9 +15,8 @@
 . ./lib.sh
 unload
 SECONDS_=${STRESS_SECONDS:-90}
-echo 0 >/proc/sys/vm/compact_unevictable_allowed
-old_hung=$(cat /proc/sys/kernel/hung_task_timeout_secs)
-echo 20 >/proc/sys/kernel/hung_task_timeout_secs
+knob /proc/sys/vm/compact_unevictable_allowed 0
+knob /proc/sys/kernel/hung_task_timeout_secs 20
 xfs_mount
 mkdir -p /mnt/huge
 mount -t tmpfs -o huge=always,size=400m tmpfs /mnt/huge || fail "huge tmpfs"
@@ -25,7 +24,7 @@ pids=""
 cleanup() {
 	kill $pids 2>/dev/null
 	wait 2>/dev/null
-	echo "$old_hung" >/proc/sys/kernel/hung_task_timeout_secs
+	knobs_restore
 	unload
 	umount /mnt/huge /mnt/xfs 2>/dev/null
 }

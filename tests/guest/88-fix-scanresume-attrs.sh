@@ -11,7 +11,7 @@ unload
 load fixes=scanresume
 state=$(fix_state scanresume)
 unload
-[ "$state" = active ] || skip "scanresume is $state here"
+need_fix scanresume "$state" active
 CG=/sys/fs/cgroup
 grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG || fail "mount cgroup2"
 p0=$(kh_pid)

@@ -10,13 +10,8 @@ K=$KH
 unload
 load fixes=scanresume
 state=$(fix_state scanresume)
-detail=$(sed -n 's/^fix=scanresume .*detail=//p' $DBG/fixes)
 unload
-case $state in
-pending | active) ;;
-unsupported) skip "scanresume is unsupported on this kernel: $detail" ;;
-*) fail "scanresume state '$state' after load: $detail" ;;
-esac
+need_fix scanresume "$state" active
 
 restore() {
 	kill $wpid $spid 2>/dev/null
@@ -36,7 +31,6 @@ settings() {
 }
 nice_of() { awk '{ print $19 }' /proc/$1/stat; }
 runs_ma() { grep -q ma_khugepaged /proc/$1/stack; }
-ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
 settings >/tmp/sr.before
 p0=$(kh_pid)
 [ -n "$p0" ] || fail "no khugepaged thread before the test"

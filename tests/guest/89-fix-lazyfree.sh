@@ -13,16 +13,6 @@ restore() {
 trap restore EXIT
 kh_tune 100 4096
 ahp() { awk '/^AnonHugePages:/ { print $2 }' /proc/$1/smaps_rollup; }
-# wait_for SECONDS CMD...: poll CMD every 0.1 s
-wait_for() {
-	n=0 lim=$(($1 * 10))
-	shift
-	until "$@"; do
-		[ $n -ge $lim ] && return 1
-		sleep 0.1
-		n=$((n + 1))
-	done
-}
 ready() { grep -q ready "$1"; }
 full_scans_since() { [ "$(cat $K/full_scans)" -ge $(($1 + 3)) ]; }
 hot_done() { [ "$(ahp $hpid)" -ge 8192 ]; }
@@ -52,6 +42,7 @@ scenario() {
 scenario none
 none_cold=$cold
 scenario all
+need_fix lazyfree "$state" active upstream
 case $state in
 active)
 	[ "$none_cold" -ge 8192 ] || fail "without the fix khugepaged did not collapse lazy-free memory ($none_cold kB): the scenario shows nothing"
@@ -60,7 +51,6 @@ active)
 upstream)
 	[ "$none_cold" = 0 ] && [ "$cold" = 0 ] || fail "upstream kernel collapsed lazy-free memory ($none_cold, $cold kB)"
 	;;
-*) fail "lazyfree fix state '$state'" ;;
 esac
 
 # MADV_COLLAPSE still collapses lazy-free memory, with the fix active.

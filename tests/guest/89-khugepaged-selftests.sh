@@ -3,7 +3,7 @@
 # khugepaged and madvise contexts, for anonymous memory, shmem and files,
 # once with fixes=none and once with every fix this kernel needs: the
 # result lines and the exit status must be the same (a pair that differs
-# is shown and run once more, which decides). Every case runs
+# is shown and run once more, which decides); a run that times out fails. Every case runs
 # through the fixes that touch khugepaged ("lazyfree" replaces its PMD
 # scanner, "scanresume" the khugepaged thread). A case that fails both
 # ways is the kernel's own behaviour in this guest (no swap, for example)
@@ -55,6 +55,9 @@ for c in khugepaged madvise; do
 			run $c:$t all
 		fi
 		grep -v -E 'OK$|^ok |^exit|^$' /tmp/kh.all.res | sed 's/^/      both ways: /'
+		# a timeout is a failure, even when both runs time out
+		grep -q '^exit 124$' /tmp/kh.none.res /tmp/kh.all.res &&
+			bad="$bad $c:$t (timed out after 900 s: $(grep -h '^exit' /tmp/kh.none.res /tmp/kh.all.res | tr '\n' ' '))"
 		grep -q -E 'OK$|^ok ' /tmp/kh.none.res ||
 			bad="$bad $c:$t (no case passed even without the fixes)"
 		cmp -s /tmp/kh.none.res /tmp/kh.all.res ||

@@ -12,13 +12,9 @@ unload
 load
 state=$(fix_state mlock)
 unload
-case $state in
-active) ;;
-upstream) skip "the mlock fix is upstream in this kernel: nothing to repair" ;;
-*) skip "the mlock fix is $state here" ;;
-esac
+need_fix mlock "$state" active
 MB=64
-echo 0 >/proc/sys/vm/compact_unevictable_allowed
+knob /proc/sys/vm/compact_unevictable_allowed 0
 xfs_mount
 dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null
 sync

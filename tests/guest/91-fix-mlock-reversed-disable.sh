@@ -10,7 +10,8 @@
 unload
 load
 state=$(fix_state mlock)
-[ "$state" = active ] || { unload; skip "the mlock fix is $state here"; }
+[ "$state" = active ] || unload
+need_fix mlock "$state" active
 grep -q '^fix=scanresume state=active' $DBG/fixes ||
 	fail "scanresume is not active: the disable transition may end before it can be reversed"
 xfs_mount
@@ -47,7 +48,7 @@ m0=$(meminfo_kb Mlocked)
 hold --file /mnt/xfs/f --mb 32 --lock maplocked
 drain
 m1=$(meminfo_kb Mlocked)
-info "Mlocked $m0 -> $m1 kB with a 32768 kB MAP_LOCKED mapping held"
+info "Mlocked $m0 -> $m1 kB with a 32768 kB MAP_LOCKED mapping held; ma-kpf: $(ma-kpf $HOLD_PID | grep '^vma ' | tr '\n' ' ')"
 d=$((m1 - m0))
 [ $d -ge $((32768 - 1024)) ] && [ $d -le $((32768 + 1024)) ] ||
 	fail "Mlocked grew by $d kB for a 32768 kB locked mapping after the reversal"

@@ -17,7 +17,7 @@ unload
 load
 state=$(fix_state mlock)
 unload
-case $state in active | upstream) ;; *) skip "the mlock fix is $state here" ;; esac
+need_fix mlock "$state" active upstream
 xfs_mount
 cleanup() { unhold; unload; umount /mnt/xfs 2>/dev/null; }
 trap cleanup EXIT

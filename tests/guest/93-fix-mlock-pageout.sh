@@ -29,6 +29,7 @@ for order in locked-first plain-first; do
 	state=$(fix_state mlock)
 	fixed=$(cat /tmp/pageout)
 	unload
+	need_fix mlock "$state" active upstream
 	info "$order: fixes=none: $ref"
 	info "$order: fixes=mlock ($state): $fixed"
 	for out in "$ref" "$fixed"; do

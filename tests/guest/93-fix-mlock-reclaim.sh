@@ -10,9 +10,10 @@
 unload
 load fixes=mlock
 state=$(fix_state mlock)
-case $state in active|upstream) ;; *) unload; skip "the mlock fix is $state here" ;; esac
+case $state in active | upstream) ;; *) unload ;; esac
+need_fix mlock "$state" active upstream
 MB=32
-echo 0 >/proc/sys/vm/compact_unevictable_allowed
+knob /proc/sys/vm/compact_unevictable_allowed 0
 xfs_mount
 dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null
 dd if=/dev/zero of=/mnt/xfs/big bs=1M count=256 2>/dev/null
@@ -32,6 +33,7 @@ cleanup() {
 	rmdir $CG/ma 2>/dev/null
 	[ -n "$lru_gen" ] && echo "$lru_gen" >$LRU_GEN
 	umount /mnt/xfs 2>/dev/null
+	knobs_restore
 }
 trap cleanup EXIT
 CG=/sys/fs/cgroup

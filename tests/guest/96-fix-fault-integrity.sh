@@ -8,7 +8,8 @@
 unload
 load
 state=$(fix_state fault)
-[ "$state" = active ] || { unload; skip "the fault fix is $state here"; }
+[ "$state" = active ] || unload
+need_fix fault "$state" active
 xfs_mount
 w0=$(sed -n 2p $DBG/fixes | sed -n 's/.* fault_whole_folios=\([0-9]*\) faultaround_whole_folios=\([0-9]*\).*/\1 \2/p')
 out=$(ma-fsx -n 2 -l $((16 << 20)) /mnt/xfs "${FSX_SECONDS:-60}")

@@ -19,7 +19,7 @@ unload
 load
 state=$(fix_state fault)
 unload
-[ "$state" = active ] || skip "the fault fix is $state here"
+need_fix fault "$state" active
 xfs_mount
 mkdir -p /mnt/advise
 mount -t tmpfs -o huge=advise,size=256m tmpfs /mnt/advise || fail "tmpfs huge=advise"

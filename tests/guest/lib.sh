@@ -5,7 +5,9 @@
 DBG=/sys/kernel/debug/mlock_audit
 KSFT_SKIP=4
 
-fail() { echo "FAIL: $*"; exit 1; }
+# fail also leaves its words in /tmp/ma.failed: run-all fails the test even
+# when the exit was lost (a subshell: a piped loop, a $(...))
+fail() { echo "FAIL: $*"; echo "FAIL: $*" >>/tmp/ma.failed; exit 1; }
 skip() { echo "SKIP: $*"; exit $KSFT_SKIP; }
 info() { echo "  $*"; }
 
@@ -20,6 +22,41 @@ TIME_SCALE=1
 [ "${MA_VARIANT:-}" = debug ] && TIME_SCALE=4
 
 loaded() { [ -d /sys/module/mlock_audit ]; }
+
+# wait_for SECONDS CMD...: run CMD every 0.1 s until it succeeds; status 1
+# when it still fails after SECONDS
+wait_for() {
+	wf_n=0 wf_lim=$(($1 * 10))
+	shift
+	until "$@"; do
+		[ $wf_n -ge $wf_lim ] && return 1
+		sleep 0.1
+		wf_n=$((wf_n + 1))
+	done
+}
+
+# knob FILE VALUE: write VALUE to a sysctl or sysfs FILE; its old value is
+# kept, and written back by knobs_restore. A test that changes a setting of
+# the host restores it: lib.sh runs knobs_restore at exit, and a test with
+# its own EXIT trap calls it there (run-all fails a test that leaves a
+# setting changed).
+knob() {
+	grep -q "^$1 " /tmp/knobs.saved 2>/dev/null ||
+		echo "$1 $(knob_value "$1")" >>/tmp/knobs.saved
+	echo "$2" >"$1" || fail "cannot write '$2' to $1"
+}
+# knob_value FILE: the value of a setting; of "a [b] c", the selected b
+knob_value() {
+	kv=$(cat "$1")
+	case $kv in *"["*"]"*) kv=${kv#*[}; kv=${kv%%]*} ;; esac
+	echo "$kv"
+}
+knobs_restore() {
+	[ -f /tmp/knobs.saved ] || return 0
+	while read -r kf kv; do echo "$kv" >"$kf"; done </tmp/knobs.saved
+	rm -f /tmp/knobs.saved
+}
+trap knobs_restore EXIT
 # not_switched: every task a livepatch transition has not switched yet,
 # with the top of its kernel stack
 not_switched() {
@@ -43,7 +80,8 @@ load() {
 	done
 }
 # The livepatch holds the module until it is disabled; disabling takes a
-# transition (a second or so), after which its sysfs directory goes away.
+# transition (a second or so), after which its sysfs directory goes away;
+# on 6.1 lp_disable also waits for the mlock fix's undo to finish.
 lp_disable() {
 	[ -d $LP ] || return 0
 	echo 0 >$LP/enabled 2>/dev/null
@@ -53,6 +91,9 @@ lp_disable() {
 		sleep 0.1
 		n=$((n + 1))
 	done
+	# 6.1: the mlock fix's undo runs on in a work item
+	wait_for 60 sh -c "! grep -q '^fix=mlock .*undo=running' $DBG/fixes 2>/dev/null" ||
+		fail "the mlock fix's undo still running 60 s after the disable: $(grep '^fix=mlock' $DBG/fixes)"
 }
 unload() { ! loaded || { lp_disable; rmmod mlock_audit; } || fail "rmmod mlock_audit failed"; }
 # kh_tune SLEEP_MS PAGES: set khugepaged's scan_sleep_millisecs and
@@ -114,7 +155,7 @@ hold() {
 	ma-lock "$@" </tmp/hold.$HOLDS >/tmp/hold.$HOLDS.out 2>&1 &
 	p=$!
 	eval "exec $((HOLDS + 5))>/tmp/hold.$HOLDS"
-	while ! grep -q '^ready' /tmp/hold.$HOLDS.out; do
+	while ! grep -qs '^ready' /tmp/hold.$HOLDS.out; do
 		kill -0 $p 2>/dev/null || fail "ma-lock $* died: $(cat /tmp/hold.$HOLDS.out)"
 		sleep 0.1
 	done
@@ -138,4 +179,83 @@ ksft_results() {
 	sed "s/$(printf '\033')\[[0-9;]*m//g" "$1" |
 		grep -E '(OK|Fail|Skip|Timeout)$|^(ok|not ok) |^Bail' |
 		sed 's/ *#.*//; s/[0-9]\{3,\}/N/g; s/\.\.\.\.*/.../g'
+}
+
+# The reference livepatch (tests/modules/ma_lp_replace, built for this
+# kernel by tests/run and added at /add): a cumulative livepatch
+# (.replace = true) of cmdline_proc_show() alone. Its transition is the
+# stock figure a transition of ours is compared with.
+RP_KO=/add/ma_lp_replace.ko
+RP=/sys/kernel/livepatch/ma_lp_replace
+# ms: milliseconds since boot
+ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+
+# klp_ms WHAT: the kernel log time, in ms, of the last "livepatch:
+# 'ma_lp_replace': WHAT" line
+klp_ms() {
+	dmesg | sed -n "s/^\[ *\([0-9]*\)\.\([0-9]\{3\}\)[0-9]*\] livepatch: 'ma_lp_replace': $1.*/\1\2/p" |
+		tail -n 1 | sed 's/^0*//'
+}
+# replace: insmod the cumulative livepatch; in $T the time in ms from
+# insmod to the end of its transition, in $TT that of the transition itself
+# (from "starting patching transition" to "patching complete" in the
+# kernel log); fail after 60 s
+replace() {
+	t0=$(ms)
+	insmod $RP_KO || fail "insmod ma_lp_replace failed"
+	shown=0
+	while [ "$(cat $RP/transition 2>/dev/null)" != 0 ]; do
+		# a transition this slow is a failure to come: say what holds it
+		if [ $shown = 0 ] && [ $(($(ms) - t0)) -gt 5000 ]; then
+			info "still in transition after 5 s:"
+			not_switched
+			shown=1
+		fi
+		if [ $(($(ms) - t0)) -gt 60000 ]; then
+			not_switched
+			fail "ma_lp_replace still in transition 60 s after insmod"
+		fi
+		sleep 0.1
+	done
+	T=$(($(ms) - t0))
+	a=$(klp_ms 'starting patching transition') b=$(klp_ms 'patching complete')
+	[ -n "$a" ] && [ -n "$b" ] || fail "no transition lines for ma_lp_replace in the kernel log"
+	TT=$((b - a))
+	grep -q 'ma_lp_replace is in force' /proc/cmdline || fail "/proc/cmdline: $(cat /proc/cmdline)"
+}
+unreplace() {
+	[ -d $RP ] && echo 0 >$RP/enabled
+	n=0
+	while [ -d $RP ]; do
+		[ $n -ge 300 ] && fail "ma_lp_replace still present 30 s after disabling it"
+		sleep 0.1
+		n=$((n + 1))
+	done
+	rmmod ma_lp_replace || fail "rmmod ma_lp_replace"
+}
+
+# expected_state FIX [FIELD]: from the table /tests/expected-states, the
+# state this kernel should report for FIX (FIELD 3), or the phrase its
+# detail must contain (FIELD 4: the rest of the line)
+expected_state() {
+	awk -v k="$MA_KERNEL" -v f="$1" -v n="${2:-3}" '
+		/^#/ || NF < 3 { next }
+		$1 == k && $2 == f {
+			if (n == 3) { print $3; exit }
+			sub(/^[^\t ]+[\t ]+[^\t ]+[\t ]+[^\t ]+[\t ]*/, ""); print; exit
+		}' /tests/expected-states
+}
+# need_fix FIX GOT STATE...: GOT, the state the module reported for FIX,
+# must be the one expected-states gives for this kernel (else FAIL); if it
+# is none of STATE..., the test is not for this kernel: SKIP, with the
+# table's reason
+need_fix() {
+	nf_fix=$1 nf_got=$2
+	shift 2
+	nf_want=$(expected_state "$nf_fix")
+	[ -n "$nf_want" ] || fail "expected-states has no line for $nf_fix on $MA_KERNEL"
+	[ "$nf_got" = "$nf_want" ] ||
+		fail "fix $nf_fix is '$nf_got' here, but expected-states says '$nf_want' on $MA_KERNEL"
+	for nf_s; do [ "$nf_got" = "$nf_s" ] && return 0; done
+	skip "fix $nf_fix is $nf_got on $MA_KERNEL (expected-states${nf_want:+: }$(expected_state "$nf_fix" 4))"
 }
