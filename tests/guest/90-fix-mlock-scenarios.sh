@@ -21,7 +21,7 @@ xfs_mount
 dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null
 sync
 knob /proc/sys/vm/compact_unevictable_allowed 0
-echo 3600000 >/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs
+knob /sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs 3600000
 
 T="--file /mnt/huge/f --mb $MB"
 X="--file /mnt/xfs/f --mb $MB"
