@@ -18,8 +18,11 @@ load
 state=$(fix_state mlock)
 unload
 need_fix mlock "$state" active upstream
+# drain() compacts memory: mlocked pages must stay where they are (a
+# migrated large folio comes back unmlocked, as upstream)
+knob /proc/sys/vm/compact_unevictable_allowed 0
 xfs_mount
-cleanup() { unhold; unload; umount /mnt/xfs 2>/dev/null; }
+cleanup() { unhold; unload; umount /mnt/xfs 2>/dev/null; knobs_restore; }
 trap cleanup EXIT
 dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null || fail "dd"
 sync
