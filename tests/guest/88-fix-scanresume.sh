@@ -30,7 +30,18 @@ settings() {
 	done
 }
 nice_of() { awk '{ print $19 }' /proc/$1/stat; }
-runs_ma() { grep -q ma_khugepaged /proc/$1/stack; }
+# runs_ma PID: is ma_khugepaged on the thread's kernel stack? A read while
+# the thread runs can come back without it: 20 reads, 0.05 s apart, and
+# any one that shows it counts
+runs_ma() {
+	rm_n=0
+	while [ $rm_n -lt 20 ]; do
+		grep -q ma_khugepaged /proc/$1/stack 2>/dev/null && return 0
+		sleep 0.05
+		rm_n=$((rm_n + 1))
+	done
+	return 1
+}
 settings >/tmp/sr.before
 p0=$(kh_pid)
 [ -n "$p0" ] || fail "no khugepaged thread before the test"
