@@ -177,4 +177,3 @@ for run in 1 2 3; do
 	fi
 done
 fail "Mlocked +$residue kB of page cache stayed mlocked with the module; three runs without it left less (the last: +$m kB)"
-
