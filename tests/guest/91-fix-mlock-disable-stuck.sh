@@ -81,6 +81,17 @@ disable_frozen() {
 	info "$1: after the thaw: $(mline)"
 }
 
+# back_at_start PHASE: once the process is gone and the module unloaded,
+# Mlocked and Unevictable within 64 kB of where they started
+back_at_start() {
+	unload
+	drain
+	ml=$(meminfo_kb Mlocked) ue=$(meminfo_kb Unevictable)
+	info "$1: Mlocked $ml0 -> $ml kB, Unevictable $ue0 -> $ue kB once the process is gone"
+	[ "$ml" -le $((ml0 + 64)) ] && [ "$ue" -le $((ue0 + 64)) ] ||
+		fail "$1: Mlocked $ml0 -> $ml kB, Unevictable $ue0 -> $ue kB"
+}
+
 drain
 ml0=$(meminfo_kb Mlocked) ue0=$(meminfo_kb Unevictable)
 
@@ -95,12 +106,7 @@ grep -q '^fix=mlock .*repair=running' $DBG/fixes ||
 	fail "1: the repair ended although a process's mmap_lock is held: $(mline)"
 disable_frozen 1
 stuck_end
-unload
-drain
-ml1=$(meminfo_kb Mlocked) ue1=$(meminfo_kb Unevictable)
-info "1: Mlocked $ml0 -> $ml1 kB, Unevictable $ue0 -> $ue1 kB once the process is gone"
-[ "$ml1" -le $((ml0 + 64)) ] && [ "$ue1" -le $((ue0 + 64)) ] ||
-	fail "1: Mlocked $ml0 -> $ml1 kB, Unevictable $ue0 -> $ue1 kB"
+back_at_start 1
 
 # 2. what the fix mlocked in the stuck process
 load
@@ -120,10 +126,5 @@ case $(mline) in
 *) fail "2: the undo did not finish: $(mline)" ;;
 esac
 stuck_end
-unload
-drain
-ml2=$(meminfo_kb Mlocked) ue2=$(meminfo_kb Unevictable)
-info "2: Mlocked $ml0 -> $ml2 kB, Unevictable $ue0 -> $ue2 kB once the process is gone"
-[ "$ml2" -le $((ml0 + 64)) ] && [ "$ue2" -le $((ue0 + 64)) ] ||
-	fail "2: Mlocked $ml0 -> $ml2 kB, Unevictable $ue0 -> $ue2 kB"
+back_at_start 2
 exit 0

@@ -85,12 +85,7 @@ load() {
 lp_disable() {
 	[ -d $LP ] || return 0
 	echo 0 >$LP/enabled 2>/dev/null
-	n=0
-	while [ -d $LP ]; do
-		[ $n -ge 300 ] && fail "livepatch still present 30 s after disabling it"
-		sleep 0.1
-		n=$((n + 1))
-	done
+	wait_for 30 test ! -d $LP || fail "livepatch still present 30 s after disabling it"
 	# 6.1: the mlock fix's undo runs on in a work item
 	wait_for 60 sh -c "! grep -q '^fix=mlock .*undo=running' $DBG/fixes 2>/dev/null" ||
 		fail "the mlock fix's undo still running 60 s after the disable: $(grep '^fix=mlock' $DBG/fixes)"
@@ -225,12 +220,7 @@ replace() {
 }
 unreplace() {
 	[ -d $RP ] && echo 0 >$RP/enabled
-	n=0
-	while [ -d $RP ]; do
-		[ $n -ge 300 ] && fail "ma_lp_replace still present 30 s after disabling it"
-		sleep 0.1
-		n=$((n + 1))
-	done
+	wait_for 30 test ! -d $RP || fail "ma_lp_replace still present 30 s after disabling it"
 	rmmod ma_lp_replace || fail "rmmod ma_lp_replace"
 }
 
