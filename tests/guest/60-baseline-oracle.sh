@@ -12,6 +12,12 @@ for f in /sys/kernel/mm/transparent_hugepage/hugepages-64kB/shmem_enabled; do
 	[ -w $f ] && knob $f always
 done
 dd if=/dev/zero of=/mnt/huge/f bs=1M count=$MB 2>/dev/null || fail "writing the file"
+# ma-kpf reads pagemap, then kpageflags: a page migrated in between reads
+# as the freed old one (6.1 once: the 512 small pages of "anon +4 KiB"
+# unmlocked, while Mlocked counted them). No migration of mlocked pages,
+# no khugepaged collapse while the scenarios run.
+knob /proc/sys/vm/compact_unevictable_allowed 0
+khugepaged_asleep
 
 # scenario: args for ma-lock; expected Mlocked delta in kB on 6.1 6.12 7.3
 run() {

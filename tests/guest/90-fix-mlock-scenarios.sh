@@ -21,7 +21,6 @@ xfs_mount
 dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null
 sync
 knob /proc/sys/vm/compact_unevictable_allowed 0
-knob /sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs 3600000
 
 T="--file /mnt/huge/f --mb $MB"
 X="--file /mnt/xfs/f --mb $MB"
@@ -55,6 +54,8 @@ settled() {
 # /tmp/mode.MODE: name delta locked missed crossed partial
 run() {
 	load fixes=$1
+	# after the load: the scanresume fix starts a khugepaged pass
+	khugepaged_asleep
 	: >/tmp/mode.$1
 	# not the right-hand side of a pipe: fail in the loop must end the test
 	while IFS='|' read -r name args <&3; do

@@ -17,7 +17,7 @@ knob /proc/sys/vm/compact_unevictable_allowed 0
 # khugepaged asleep: on 7.3 the stock khugepaged collapses a locked XFS
 # mapping's pages, leaving them unmapped until touched (half of it was once
 # unmapped during this test)
-knob /sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs 3600000
+khugepaged_asleep
 xfs_mount
 dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null
 dd if=/dev/zero of=/mnt/xfs/big bs=1M count=256 2>/dev/null

@@ -56,7 +56,7 @@ knobs_restore() {
 	while read -r kf kv; do echo "$kv" >"$kf"; done </tmp/knobs.saved
 	rm -f /tmp/knobs.saved
 }
-trap knobs_restore EXIT
+trap 'kh_holder_end; knobs_restore' EXIT
 # not_switched: every task a livepatch transition has not switched yet,
 # with the top of its kernel stack
 not_switched() {
@@ -111,6 +111,51 @@ kh_pid() {
 		[ "$(cat $p/comm 2>/dev/null)" = khugepaged ] && echo "${p#/proc/}"
 	done
 }
+# khugepaged_asleep: no khugepaged pass from here to the end of the test
+# (the settings come back at exit). A long scan_sleep_millisecs is not
+# enough: khugepaged with no process registered waits for one to register
+# and then starts a pass at once (khugepaged_wait_work()); that collapsed
+# the locked XFS mapping of 71-audit-oracle-xfs on 7.3 between the module's
+# reading and the oracle's. So a holder with a touched MADV_HUGEPAGE'd
+# mapping (ma-lock --lock none) stays registered until the test exits.
+# The write that lengthens the sleep starts one more pass, which runs
+# through the list of processes at most twice (pages_to_scan is raised
+# so that it does not stop short of that): it is over once full_scans has
+# moved and khugepaged has slept, using no CPU time, for 0.3 s. Call it
+# after loading the module: enabling or disabling the scanresume fix swaps
+# the thread, and a new thread starts with a pass.
+khugepaged_asleep() {
+	case $(knob_value /sys/kernel/mm/transparent_hugepage/enabled) in
+	never) fail "khugepaged_asleep: THP is disabled, no holder can register" ;;
+	esac
+	if [ -z "${KH_HOLDER:-}" ]; then
+		rm -f /tmp/kh.hold /tmp/kh.out
+		mkfifo /tmp/kh.hold || fail "mkfifo /tmp/kh.hold"
+		# not a child of the test: unhold's wait must not wait for it
+		(ma-lock --anon --mb 4 --lock none </tmp/kh.hold >/tmp/kh.out 2>&1 &)
+		exec 5>/tmp/kh.hold
+		wait_for 30 grep -qs '^ready' /tmp/kh.out ||
+			fail "khugepaged_asleep: the holder did not start: $(cat /tmp/kh.out)"
+		KH_HOLDER=$(sed -n 's/^ready pid=\([0-9]*\).*/\1/p' /tmp/kh.out)
+	fi
+	kh_f0=$(cat $KH/full_scans)
+	knob $KH/pages_to_scan 4194304
+	knob $KH/scan_sleep_millisecs 3600000
+	wait_for 60 kh_pass_over ||
+		fail "khugepaged_asleep: the pass did not end in 60 s (full_scans $kh_f0 -> $(cat $KH/full_scans), khugepaged $(kh_pid))"
+	info "khugepaged asleep: holder pid $KH_HOLDER, full_scans $kh_f0 -> $(cat $KH/full_scans)"
+}
+# kh_pass_over: khugepaged's pass after kh_f0 is over (see khugepaged_asleep)
+kh_pass_over() {
+	[ "$(cat $KH/full_scans)" -gt "$kh_f0" ] || return 1
+	p=$(kh_pid)
+	[ -n "$p" ] || return 1
+	s0=$(awk '{ print $3, $14 + $15 }' /proc/$p/stat)
+	sleep 0.3
+	s1=$(awk '{ print $3, $14 + $15 }' /proc/$p/stat)
+	[ "$s0" = "$s1" ] && [ "${s0% *}" = S ]
+}
+kh_holder_end() { [ -z "${KH_HOLDER:-}" ] || kill "$KH_HOLDER" 2>/dev/null; }
 # fix_state NAME: the state of a live fix in debugfs "fixes"
 fix_state() { sed -n "s/^fix=$1 state=\([a-z]*\).*/\1/p" $DBG/fixes; }
 

@@ -49,8 +49,8 @@ scenario() { # NAME ma-lock-args...
 
 
 # The module and the oracle read at different instants: keep the kernel
-# from moving locked pages meanwhile (compaction may migrate mlocked pages
-# and khugepaged collapse them, both briefly leaving pages unmlocked).
+# from moving locked pages meanwhile (compaction may migrate mlocked pages,
+# briefly leaving them unmlocked, and khugepaged collapse them, leaving
+# them unmapped until touched).
 knob /proc/sys/vm/compact_unevictable_allowed 0
-knob /sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs 3600000
-sleep 1
+khugepaged_asleep

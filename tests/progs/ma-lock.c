@@ -4,7 +4,7 @@
  * it, and hold it until stdin reaches end of file (or SIGTERM).
  *
  *   ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]
- *           --lock fault|maplocked|populate|onfault|mlockall [--touch-pct P]
+ *           --lock fault|maplocked|populate|onfault|mlockall|none [--touch-pct P]
  *           [--munlock-kb OFF:LEN] [--fork] [--hugetlb] [--readonly]
  *           [--mprotect-kb OFF:LEN] [--onfault-kb OFF:LEN] [--mremap-kb OFF:LEN]
  *           [--leader-exit]
@@ -17,6 +17,9 @@
  *   populate   mlock() the untouched mapping
  *   onfault    mlock2(MLOCK_ONFAULT), then touch P% (default 50) of pages
  *   mlockall   mlockall(MCL_CURRENT | MCL_FUTURE), then map and touch
+ *   none       lock nothing, write the first page only (with --anon, the
+ *              fault registers the process with khugepaged: see
+ *              khugepaged_asleep in tests/guest/lib.sh)
  * --munlock-kb then munlocks LEN KB at OFF KB into the mapping (splitting
  * the VMA); --fork forks a child that holds the mapping too (a child does
  * not inherit VM_LOCKED) and prints "child=N". --hugetlb maps anonymous
@@ -59,7 +62,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]\n"
-		"               --lock fault|maplocked|populate|onfault|mlockall [--touch-pct P]\n"
+		"               --lock fault|maplocked|populate|onfault|mlockall|none [--touch-pct P]\n"
 		"               [--munlock-kb OFF:LEN] [--fork] [--hugetlb] [--readonly]\n"
 		"               [--mprotect-kb OFF:LEN] [--onfault-kb OFF:LEN] [--mremap-kb OFF:LEN]\n"
 		"               [--leader-exit]\n");
@@ -216,6 +219,8 @@ int main(int argc, char **argv)
 		touch(p, len, pct);
 	} else if (!strcmp(lock, "mlockall")) {
 		touch(p, len, 100);
+	} else if (!strcmp(lock, "none")) {
+		touch(p, 4096, 100);
 	} else if (strcmp(lock, "maplocked")) {
 		usage();
 	}
