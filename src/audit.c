@@ -63,6 +63,7 @@
 #include <linux/vmstat.h>
 
 #include "audit.h"
+#include "fixes.h"
 #include "symbols.h"
 
 #define MA_PMDS_PER_HOLD	512
@@ -484,7 +485,7 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			memset(&w.c, 0, sizeof(w.c));
 			w.run_folio = NULL;
 			/* the rule of mlock_vma_folio() */
-			w.may_mlock = w.repair &&
+			w.may_mlock = w.repair && !MA_NOOP(MLOCK) &&
 				(flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED;
 			changed = false;
 			for (addr = from; ; ) {

@@ -88,7 +88,7 @@ static unsigned long ma_pos_load(struct ma_khugepaged_mm_slot *mm_slot)
 {
 	void *pos = xa_load(&ma_positions, ma_pos_key(mm_slot));
 
-	if (!pos)
+	if (!pos || MA_NOOP(SCANRESUME))
 		return 0;
 	atomic_long_inc(&ma_scanresume_resumes);
 	return (xa_to_value(pos) >> MA_POS_PASS_BITS) << PAGE_SHIFT;
