@@ -2,8 +2,12 @@
 #
 # mlock_audit top-level Makefile. The module itself is described in Kbuild.
 #
-#   make                      module (for the running kernel) and userspace
-#   make KDIR=<headers tree>  the module for another kernel
+#   make                      module (for the running kernel) and the reporter
+#   make KDIR=<headers tree>  the module alone, for that kernel (a kernel's
+#                             headers and a compiler are all it needs)
+#   make reporter             the reporter alone (userspace/)
+#   make install [PREFIX=/usr/local] [DESTDIR=]
+#                             the reporter and its man page (sbin, man8)
 #   make demo [KERNEL=6.12]   build, boot that stock kernel in QEMU, show output
 #   make check [KERNELS=...]  the test suite on 6.1, 6.12 and 7.3
 #   make check-debug          the suite on the debug kernel 6.12-debug (KASAN,
@@ -20,7 +24,12 @@ VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SOURCES := Kbuild Makefile dkms.conf $(wildcard src/*.[ch] compat/*.h) compat/Kbuild.include \
 		tools/klp-relocs.c
 
+# KDIR given (command line or environment): the module alone.
+ifneq ($(filter command line environment,$(origin KDIR)),)
+all: module
+else
 all: module userspace
+endif
 
 # The module, then the post-link step that turns its references to
 # unexported kernel symbols into livepatch relocations (tools/klp-relocs.c).
@@ -43,8 +52,11 @@ HOSTCC ?= $(firstword $(foreach c,cc gcc $(notdir $(wildcard /usr/bin/x86_64-lin
 tools/klp-relocs: tools/klp-relocs.c
 	$(HOSTCC) -std=c11 -O2 -Wall -Wextra -o $@ $<
 
-userspace:
+userspace reporter:
 	$(MAKE) -C userspace
+
+install:
+	$(MAKE) -C userspace install
 
 clean:
 	@if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
@@ -79,4 +91,4 @@ dkms-remove:
 style:
 	scripts/style
 
-.PHONY: all module userspace clean demo check check-debug bench dkms-install dkms-remove style
+.PHONY: all module userspace reporter install clean demo check check-debug bench dkms-install dkms-remove style

@@ -108,7 +108,7 @@ ma_lock() {
 MA_HOST_PKGS="qemu-system-x86 qemu-utils debootstrap busybox-static cpio
 squashfs-tools kmod rsync xz-utils zstd util-linux gcc libc6-dev make
 xfsprogs clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev
-python3 strace groff-base"
+python3 strace groff-base man-db binutils"
 ma_host_setup() {
 	local missing="" p
 	for p in $MA_HOST_PKGS; do

@@ -184,11 +184,13 @@ static void print_prom(struct ma_vmas *vm, FILE *f)
 		  "The part of mlock_audit_process_resident_bytes in mlocked folios." },
 		{ "mlock_audit_process_undercount_bytes",
 		  "Locked memory of the process that Mlocked leaves out." },
+		{ "mlock_audit_process_undercount_missed_crossed_bytes",
+		  "The part of the process's missed cause in folios whose mapping crosses a page-table boundary." },
 		{ "mlock_audit_process_undercount_cause_bytes",
-		  "The process's undercount by cause; missed_crossed is part of missed." },
+		  "The process's undercount by cause; the causes add up to mlock_audit_process_undercount_bytes." },
 	};
 	static const char *const causes[] = {
-		"missed", "missed_crossed", "partial", "small_unmlocked",
+		"missed", "partial", "small_unmlocked",
 	};
 	struct proc_agg *agg = calloc(vm->n ? vm->n : 1, sizeof(*agg));
 	size_t i, n = 0, k;
@@ -224,18 +226,19 @@ static void print_prom(struct ma_vmas *vm, FILE *f)
 			unsigned long long val[] = {
 				p->vmas, p->resident * PAGE_BYTES, p->mlocked * PAGE_BYTES,
 				(p->missed + p->partial + p->small) * PAGE_BYTES,
+				p->crossed * PAGE_BYTES,
 			};
 			unsigned long long cause[] = {
-				p->missed, p->crossed, p->partial, p->small,
+				p->missed, p->partial, p->small,
 			};
 
-			if (k < 4) {
+			if (k < 5) {
 				fputs(fam[k].name, f);
 				prom_labels(f, p);
 				fprintf(f, "} %llu\n", val[k]);
 				continue;
 			}
-			for (c = 0; c < 4; c++) {
+			for (c = 0; c < 3; c++) {
 				fputs(fam[k].name, f);
 				prom_labels(f, p);
 				fprintf(f, ",cause=\"%s\"} %llu\n", causes[c],

@@ -91,4 +91,26 @@ wait $lpid
 unload
 expect_exit 3 'trace' mlock-audit
 grep -q 'Mlocked' /tmp/err.out || fail "not loaded: the cross-checks were not shown"
+
+# The man page's node_exporter textfile-collector recipe, with the module
+# unloaded and then loaded: each run replaces the file (a whole document
+# exits 0) with one that says which; tests/host/reporter-formats runs
+# promtool on both.
+TF=/tmp/textfile/mlock_audit.prom
+mkdir -p /tmp/textfile
+collect() { mlock-audit --prometheus >$TF.$$ && mv $TF.$$ $TF; }
+echo stale >$TF
+collect || fail "textfile recipe, module unloaded: exit $?"
+grep -qx 'mlock_audit_module_loaded 0' $TF && grep -qx 'mlock_audit_up 0' $TF ||
+	fail "textfile recipe, module unloaded: the file says $(grep -E '^mlock_audit_(module_loaded|up) ' $TF | tr '\n' ' ')"
+artifact textfile-unloaded.prom cat $TF
+load fixes=none
+collect || fail "textfile recipe, module loaded: exit $?"
+grep -qx 'mlock_audit_module_loaded 1' $TF && grep -qx 'mlock_audit_up 1' $TF ||
+	fail "textfile recipe, module loaded: the file says $(grep -E '^mlock_audit_(module_loaded|up) ' $TF | tr '\n' ' ')"
+artifact textfile-loaded.prom cat $TF
+unload
+collect || fail "textfile recipe, module unloaded again: exit $?"
+grep -qx 'mlock_audit_module_loaded 0' $TF || fail "textfile recipe: the file still says the module is loaded"
+info "textfile recipe: the file replaced with the module unloaded, loaded and unloaded again"
 exit 0
