@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,36 +87,67 @@ static bool set_path(char *dst, const char *val, const char *what)
 	return true;
 }
 
-/*
- * Match argv[*i] against --NAME VALUE or --NAME=VALUE; on a match set *val
- * and step *i past the value. Returns 1 on a match, 0 if not this option,
- * -1 if the value is missing.
- */
-static int opt_value(int argc, char **argv, int *i, const char *name,
-		     const char **val)
+static int usage_err(const char *fmt, const char *arg)
 {
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n))
-		return 0;
-	if (argv[*i][n] == '=') {
-		*val = argv[*i] + n + 1;
-		return 1;
-	}
-	if (argv[*i][n])
-		return 0;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "%s: %s needs a value\n", MA_NAME, name);
-		return -1;
-	}
-	*val = argv[++*i];
-	return 1;
+	fprintf(stderr, "%s: ", MA_NAME);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see %s --help)\n", MA_NAME);
+	return MA_EXIT_USAGE;
 }
 
-int ma_parse_global(int *argc, char **argv, struct ma_opts *opts, bool *help)
+/* The long options; every command's options are in the one table. */
+static const struct option long_opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "prometheus", no_argument, NULL, 'P' },
+	{ "fail-over", required_argument, NULL, 'F' },
+	{ "dir", required_argument, NULL, 'D' },
+	{ "root", required_argument, NULL, 'R' },
+	{ "proc", required_argument, NULL, 'X' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "count", required_argument, NULL, 'n' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Does @arg, an option, take the next argument as its value? */
+static bool takes_value(const char *arg)
+{
+	const struct option *o;
+
+	if (arg[0] == '-' && arg[1] && arg[1] != '-' && !arg[2])
+		return strchr("psin", arg[1]) != NULL;
+	if (strncmp(arg, "--", 2) || strchr(arg, '='))
+		return false;
+	for (o = long_opts; o->name; o++)
+		if (!strcmp(arg + 2, o->name))
+			return o->has_arg == required_argument;
+	return false;
+}
+
+/* The option that getopt_long() just saw, as the user wrote it. */
+static const char *opt_name(char **argv, int longind, int c)
+{
+	static char buf[32];
+
+	if (longind >= 0) {
+		snprintf(buf, sizeof(buf), "--%s", long_opts[longind].name);
+		return buf;
+	}
+	if (c > 0 && c < 128) {
+		snprintf(buf, sizeof(buf), "-%c", c);
+		return buf;
+	}
+	return argv[optind - 1];
+}
+
+int ma_parse_args(int *argc, char **argv, struct ma_opts *opts)
 {
 	const char *env, *val;
-	int i, out = 1, r;
+	char cmd_opt[32] = "";
+	int c, i, longind;
 
 	opts->fmt = MA_FMT_TABLE;
 	env = getenv("MLOCK_AUDIT_ROOT");
@@ -132,59 +164,92 @@ int ma_parse_global(int *argc, char **argv, struct ma_opts *opts, bool *help)
 			return MA_EXIT_USAGE;
 		opts->dir_given = true;
 	}
+	opts->interval = 2;
 
-	for (i = 1; i < *argc; i++) {
-		char *a = argv[i];
-
-		if (!strcmp(a, "trace") && out == 1) {
-			/* main() runs a leading trace: nothing may come before it */
-			fprintf(stderr, "%s: trace has its own options: put them after 'trace' (see %s trace --help)\n",
-				MA_NAME, MA_NAME);
-			return MA_EXIT_USAGE;
-		}
-		if (!strcmp(a, "--json")) {
+	/* trace is its own program (main() runs a leading one) */
+	for (i = 2; i < *argc; i++)
+		if (!strcmp(argv[i], "trace") && !takes_value(argv[i - 1]))
+			return usage_err("%s has its own options: put them after it (mlock-audit trace --help lists them)",
+					 "trace");
+	opterr = 0;
+	optind = 1;
+	for (;;) {
+		longind = -1;
+		c = getopt_long(*argc, argv, ":jhVp:s:i:n:", long_opts, &longind);
+		if (c == -1)
+			break;
+		val = optarg;
+		switch (c) {
+		case 'j':
 			opts->fmt = MA_FMT_JSON;
-			continue;
-		}
-		if (!strcmp(a, "--prometheus")) {
+			break;
+		case 'P':
 			opts->fmt = MA_FMT_PROM;
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			*help = true;
-			continue;
-		}
-		if ((r = opt_value(*argc, argv, &i, "--dir", &val))) {
-			if (r < 0 || !set_path(opts->dir, val, "--dir"))
+			break;
+		case 'h':
+			opts->help = true;
+			break;
+		case 'V':
+			opts->version = true;
+			break;
+		case 'D':
+			if (!set_path(opts->dir, val, "--dir"))
 				return MA_EXIT_USAGE;
 			opts->dir_given = true;
-			continue;
-		}
-		if ((r = opt_value(*argc, argv, &i, "--root", &val))) {
-			if (r < 0 || !set_path(opts->root, val, "--root"))
+			break;
+		case 'R':
+			if (!set_path(opts->root, val, "--root"))
 				return MA_EXIT_USAGE;
-			continue;
-		}
-		if ((r = opt_value(*argc, argv, &i, "--proc", &val))) {
-			if (r < 0 || !set_path(opts->proc, val, "--proc"))
+			break;
+		case 'X':
+			if (!set_path(opts->proc, val, "--proc"))
 				return MA_EXIT_USAGE;
-			continue;
-		}
-		if ((r = opt_value(*argc, argv, &i, "--fail-over", &val))) {
-			if (r < 0)
-				return MA_EXIT_USAGE;
-			if (!ma_parse_bytes(val, &opts->fail_over)) {
-				fprintf(stderr, "%s: --fail-over '%s': want a number of bytes, optionally with K, M, G, T (or KiB, MiB, GiB, TiB; powers of 1024)\n",
-					MA_NAME, val);
-				return MA_EXIT_USAGE;
-			}
+			break;
+		case 'F':
+			if (!ma_parse_bytes(val, &opts->fail_over))
+				return usage_err("--fail-over '%s': want a number of bytes, optionally with K, M, G, T (or KiB, MiB, GiB, TiB; powers of 1024)",
+						 val);
 			opts->fail_over_set = true;
-			continue;
+			break;
+		case 'p':
+			if (!ma_parse_posint(val, &opts->pid))
+				return usage_err("-p/--pid wants a process id (a positive number), not '%s'", val);
+			snprintf(cmd_opt, sizeof(cmd_opt), "%s", opt_name(argv, longind, c));
+			break;
+		case 's':
+			opts->sort = val;
+			snprintf(cmd_opt, sizeof(cmd_opt), "%s", opt_name(argv, longind, c));
+			break;
+		case 'i':
+			if (!ma_parse_seconds(val, &opts->interval))
+				return usage_err("-i/--interval wants seconds > 0 (decimals allowed), not '%s'", val);
+			opts->interval_set = true;
+			snprintf(cmd_opt, sizeof(cmd_opt), "%s", opt_name(argv, longind, c));
+			break;
+		case 'n':
+			if (!ma_parse_posint(val, &opts->count))
+				return usage_err("-n/--count wants a positive number, not '%s'", val);
+			opts->count_set = true;
+			snprintf(cmd_opt, sizeof(cmd_opt), "%s", opt_name(argv, longind, c));
+			break;
+		case ':':
+			return usage_err("%s needs a value", argv[optind - 1]);
+		default:
+			return usage_err("unknown option '%s'",
+					 optopt ? opt_name(argv, -1, optopt) : argv[optind - 1]);
 		}
-		argv[out++] = a;	/* a command or a command's option */
 	}
-	argv[out] = NULL;
-	*argc = out;
+	/* what is left: the command and its arguments, in order */
+	for (i = optind; i < *argc; i++)
+		argv[1 + i - optind] = argv[i];
+	*argc = 1 + *argc - optind;
+	argv[*argc] = NULL;
+	opts->cmd = *argc > 1 ? argv[1] : "summary";
+
+	if ((opts->pid || opts->sort) && strcmp(opts->cmd, "vmas"))
+		return usage_err("%s applies to vmas only", cmd_opt);
+	if ((opts->interval_set || opts->count_set) && strcmp(opts->cmd, "watch"))
+		return usage_err("%s applies to watch only", cmd_opt);
 
 	/* strip trailing slashes of the root so that root + "/sys/..." is clean */
 	for (i = (int)strlen(opts->root); i > 0 && opts->root[i - 1] == '/'; i--)

@@ -24,6 +24,15 @@ struct ma_opts {
 	char proc[PATH_MAX];
 	bool fail_over_set;
 	unsigned long long fail_over;	/* bytes */
+	bool help;			/* -h, --help */
+	bool version;			/* -V, --version: the reporter's own */
+	const char *cmd;		/* the command ("summary" when none) */
+	int pid;			/* vmas -p/--pid (0: every process) */
+	const char *sort;		/* vmas -s/--sort (NULL: the default) */
+	double interval;		/* watch: seconds between refreshes */
+	bool interval_set;
+	int count;			/* watch: refreshes (0: until Ctrl-C) */
+	bool count_set;
 };
 
 /* Program name for messages. */
@@ -37,10 +46,13 @@ bool ma_parse_seconds(const char *s, double *out);
 bool ma_parse_posint(const char *s, int *out);
 
 /*
- * Remove the global options from argv (they may stand anywhere before the
- * `trace` command) and fill opts. Returns -1 when all is well, else an
- * enum ma_exit to exit with (usage printed). *help is set for -h/--help.
+ * The one command-line parser (getopt_long) of every command but trace,
+ * which has its own options after it: fills opts with the options, which
+ * may stand anywhere, and leaves in argv[1..] the command and its
+ * positional arguments. An option of another command is refused. Returns
+ * -1 when all is well, else an enum ma_exit to exit with (the reason
+ * printed on one line).
  */
-int ma_parse_global(int *argc, char **argv, struct ma_opts *opts, bool *help);
+int ma_parse_args(int *argc, char **argv, struct ma_opts *opts);
 
 #endif

@@ -28,31 +28,36 @@ static const struct {
 	{ "probes", ma_cmd_probes },
 };
 
+#ifndef MA_VERSION
+#define MA_VERSION "unknown"
+#endif
+
 int main(int argc, char **argv)
 {
 	static char *dflt[] = { "summary", NULL };
 	struct ma_opts opts = { 0 };
-	bool help = false;
 	size_t i;
 	int ret;
 
 	if (argc > 1 && !strcmp(argv[1], "trace"))
 		return trace_main(argc - 1, argv + 1);
-	ret = ma_parse_global(&argc, argv, &opts, &help);
-	if (ret >= 0) {
-		fprintf(stderr, "%s: see %s --help\n", MA_NAME, MA_NAME);
+	ret = ma_parse_args(&argc, argv, &opts);
+	if (ret >= 0)
 		return ret;
-	}
-	if (help) {
+	if (opts.help) {
 		ma_usage(stdout);
 		return MA_EXIT_OK;
+	}
+	if (opts.version) {
+		printf("%s %s\n", MA_NAME, MA_VERSION);
+		return fflush(stdout) ? MA_EXIT_ERROR : MA_EXIT_OK;
 	}
 	if (argc < 2)
 		return ma_cmd_summary(&opts, 1, dflt);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(&opts, argc - 1, argv + 1);
-	fprintf(stderr, "%s: unknown %s '%s' (%s --help lists them)\n", MA_NAME,
-		argv[1][0] == '-' ? "option" : "command", argv[1], MA_NAME);
+	fprintf(stderr, "%s: unknown command '%s' (%s --help lists them)\n", MA_NAME,
+		argv[1], MA_NAME);
 	return MA_EXIT_USAGE;
 }

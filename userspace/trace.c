@@ -14,6 +14,7 @@
  *               mm_collapse_huge_page, mm_khugepaged_collapse_file
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "cli.h"
 #include "exit-codes.h"
 #include "trace.h"
 #include "trace-event.h"
@@ -231,44 +233,63 @@ static int on_event(void *ctx, void *data, size_t size)
 
 static int parse_args(int argc, char **argv)
 {
-	char *end;
-	int i;
+	static const struct option longs[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "kprobes", no_argument, NULL, 'K' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, pid;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":havd:p:", longs, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			printf("usage: mlock-audit\n");
 			trace_usage(stdout);
 			exit(MA_EXIT_OK);
-		} else if (!strcmp(a, "-a") || !strcmp(a, "--all")) {
+		case 'a':
 			opt.all = true;
-		} else if (!strcmp(a, "--kprobes")) {
+			break;
+		case 'K':
 			opt.kprobes = true;
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			break;
+		case 'v':
 			opt.verbose = true;
-		} else if ((!strcmp(a, "-d") || !strcmp(a, "--duration")) && i + 1 < argc) {
-			errno = 0;
-			opt.duration = strtod(argv[++i], &end);
-			if (errno || *end || end == argv[i] || !(opt.duration > 0) ||
-			    opt.duration > 86400 * 365) {
+			break;
+		case 'd':
+			if (!ma_parse_seconds(optarg, &opt.duration)) {
 				fprintf(stderr, "mlock-audit trace: -d wants seconds > 0, not '%s'\n",
-					argv[i]);
+					optarg);
 				return MA_EXIT_USAGE;
 			}
-		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid")) && i + 1 < argc) {
-			errno = 0;
-			opt.pid = strtol(argv[++i], &end, 10);
-			if (errno || *end || end == argv[i] || opt.pid <= 0 || opt.pid > INT_MAX) {
+			break;
+		case 'p':
+			if (!ma_parse_posint(optarg, &pid)) {
 				fprintf(stderr, "mlock-audit trace: -p wants a process id, not '%s'\n",
-					argv[i]);
+					optarg);
 				return MA_EXIT_USAGE;
 			}
-		} else {
-			fprintf(stderr, "mlock-audit trace: unknown or incomplete argument '%s' (see mlock-audit trace --help)\n",
-				a);
+			opt.pid = pid;
+			break;
+		case ':':
+			fprintf(stderr, "mlock-audit trace: %s needs a value (see mlock-audit trace --help)\n",
+				argv[optind - 1]);
+			return MA_EXIT_USAGE;
+		default:
+			fprintf(stderr, "mlock-audit trace: unknown option '%s' (see mlock-audit trace --help)\n",
+				argv[optind - 1]);
 			return MA_EXIT_USAGE;
 		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "mlock-audit trace: unexpected argument '%s' (see mlock-audit trace --help)\n",
+			argv[optind]);
+		return MA_EXIT_USAGE;
 	}
 	return MA_EXIT_OK;
 }

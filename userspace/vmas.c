@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `mlock-audit vmas [--pid PID] [--sort KEY]`: one row per locked VMA, from
+ * `mlock-audit vmas [-p PID] [-s KEY]`: one row per locked VMA, from
  * the module's vmas file. The pid filter is applied here: the module's pid
  * parameter is global and left alone. Page counts of the file are 4 KiB
  * pages; the table shows kB, JSON and Prometheus bytes.
@@ -251,7 +251,7 @@ static void print_prom(struct ma_vmas *vm, FILE *f)
 
 static int usage_err(const char *what, const char *arg)
 {
-	fprintf(stderr, "%s: vmas: %s '%s' (usage: %s vmas [--pid PID] [--sort KEY]; keys: %s)\n",
+	fprintf(stderr, "%s: vmas: %s '%s' (usage: %s vmas [-p PID] [-s KEY]; keys: %s)\n",
 		MA_NAME, what, arg, MA_NAME, MA_VMAS_SORT_KEYS);
 	return MA_EXIT_USAGE;
 }
@@ -260,36 +260,19 @@ int ma_cmd_vmas(const struct ma_opts *o, int argc, char **argv)
 {
 	char msg[MA_MSG_LEN];
 	struct ma_vmas vm;
-	const char *val;
 	size_t i, n;
-	int pid = 0, ret, a;
+	int pid = o->pid, ret;
 
+	if (argc > 1)
+		return usage_err("unexpected argument", argv[1]);
 	sort_by = SORT_MISSED;
-	for (a = 1; a < argc; a++) {
-		const char *arg = argv[a];
-		bool is_pid = !strncmp(arg, "--pid", 5) && (!arg[5] || arg[5] == '=');
-		bool is_sort = !strncmp(arg, "--sort", 6) && (!arg[6] || arg[6] == '=');
-
-		if (!is_pid && !is_sort)
-			return usage_err("unknown argument", arg);
-		val = strchr(arg, '=');
-		if (val) {
-			val++;
-		} else if (a + 1 < argc) {
-			val = argv[++a];
-		} else {
-			return usage_err("missing value after", arg);
-		}
-		if (is_pid && !ma_parse_posint(val, &pid))
-			return usage_err("--pid wants a process id (a positive number), not", val);
-		if (is_sort) {
-			for (n = 0; n < sizeof(sort_names) / sizeof(sort_names[0]); n++)
-				if (!strcmp(val, sort_names[n]))
-					break;
-			if (n == sizeof(sort_names) / sizeof(sort_names[0]))
-				return usage_err("unknown sort key", val);
-			sort_by = (enum sort_key)n;
-		}
+	if (o->sort) {
+		for (n = 0; n < sizeof(sort_names) / sizeof(sort_names[0]); n++)
+			if (!strcmp(o->sort, sort_names[n]))
+				break;
+		if (n == sizeof(sort_names) / sizeof(sort_names[0]))
+			return usage_err("unknown sort key", o->sort);
+		sort_by = (enum sort_key)n;
 	}
 	if (o->fail_over_set) {
 		fprintf(stderr, "%s: --fail-over applies to summary and watch, not vmas\n",

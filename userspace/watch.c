@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `mlock-audit watch [-i SEC] [-n COUNT]`: the summary table every SEC
- * seconds, and the probe hits of each interval as a live event view. The
- * screen is cleared (ANSI) only on a terminal. SIGINT ends it with 0.
+ * `mlock-audit watch [INTERVAL [COUNT]]` (or -i SEC -n COUNT): the summary
+ * table every INTERVAL seconds, and the probe hits of each interval as a
+ * live event view. The screen is cleared (ANSI) only on a terminal. SIGINT
+ * ends it with 0.
  */
 #include <errno.h>
 #include <signal.h>
@@ -34,29 +35,30 @@ static double now(void)
 
 static int usage_err(const char *what, const char *arg)
 {
-	fprintf(stderr, "%s: watch: %s '%s' (usage: %s watch [-i SEC] [-n COUNT]; SEC > 0, decimals allowed; COUNT > 0)\n",
+	fprintf(stderr, "%s: watch: %s '%s' (usage: %s watch [INTERVAL [COUNT]] or [-i SEC] [-n COUNT]; SEC > 0, decimals allowed; COUNT > 0)\n",
 		MA_NAME, what, arg, MA_NAME);
 	return MA_EXIT_USAGE;
 }
 
-static int parse_args(int argc, char **argv, double *secs, int *count)
+/* watch [INTERVAL [COUNT]], as vmstat: the same as -i and -n. */
+static int parse_args(const struct ma_opts *o, int argc, char **argv, double *secs,
+		      int *count)
 {
-	int a;
-
-	for (a = 1; a < argc; a++) {
-		const char *arg = argv[a], *val;
-		bool is_i = !strcmp(arg, "-i") || !strcmp(arg, "--interval");
-		bool is_n = !strcmp(arg, "-n") || !strcmp(arg, "--count");
-
-		if (!is_i && !is_n)
-			return usage_err("unknown argument", arg);
-		if (a + 1 >= argc)
-			return usage_err("missing value after", arg);
-		val = argv[++a];
-		if (is_i && !ma_parse_seconds(val, secs))
-			return usage_err("bad interval", val);
-		if (is_n && !ma_parse_posint(val, count))
-			return usage_err("bad count", val);
+	*secs = o->interval;
+	*count = o->count;
+	if (argc > 3)
+		return usage_err("unexpected argument", argv[3]);
+	if (argc > 1) {
+		if (o->interval_set)
+			return usage_err("interval given twice, with -i and as", argv[1]);
+		if (!ma_parse_seconds(argv[1], secs))
+			return usage_err("bad interval", argv[1]);
+	}
+	if (argc > 2) {
+		if (o->count_set)
+			return usage_err("count given twice, with -n and as", argv[2]);
+		if (!ma_parse_posint(argv[2], count))
+			return usage_err("bad count", argv[2]);
 	}
 	return MA_EXIT_OK;
 }
@@ -82,7 +84,7 @@ int ma_cmd_watch(const struct ma_opts *o, int argc, char **argv)
 	struct sigaction sa;
 	struct ma_report r;
 
-	ret = parse_args(argc, argv, &secs, &count);
+	ret = parse_args(o, argc, argv, &secs, &count);
 	if (ret)
 		return ret;
 	if (o->fmt != MA_FMT_TABLE) {
