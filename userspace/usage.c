@@ -79,7 +79,8 @@ void ma_usage(FILE *f)
 "  6  needs root (debugfs is root-only; BPF for trace)\n"
 "  7  debugfs is not mounted at /sys/kernel/debug\n"
 "  8  kernel lockdown refuses the access, or the module is not loaded\n"
-"     under lockdown, which refuses unsigned modules (cross-checks shown)\n"
+"     and lockdown refuses the installed one, an unsigned .ko (cross-checks\n"
+"     shown; a module not loaded otherwise is 3, with what to do)\n"
 "  9  trace: BPF or BTF not available\n"
 "\n"
 "See mlock-audit(8) and README.md.\n", f);
