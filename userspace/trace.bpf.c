@@ -29,6 +29,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by userspace before load: also report folios that are mlocked. */
 const volatile int report_mlocked;
+/* Set by userspace before load (-p): only this process (thread group). */
+const volatile __u32 target_pid;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -48,6 +50,35 @@ struct {
 	__type(key, u32);
 	__type(value, struct ma_fault_counts);
 } fault_counts SEC(".maps");
+
+/* Events the ring buffer had no room for (index 0), summed by userspace. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u64);
+} lost SEC(".maps");
+
+/* Room for one event, or NULL after counting it as lost. */
+static struct ma_trace_event *reserve_event(void)
+{
+	struct ma_trace_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	u32 zero = 0;
+	u64 *n;
+
+	if (!e) {
+		n = bpf_map_lookup_elem(&lost, &zero);
+		if (n)
+			(*n)++;
+	}
+	return e;
+}
+
+/* Is the current task outside the process that -p asked for? */
+static bool other_process(void)
+{
+	return target_pid && (u32)(bpf_get_current_pid_tgid() >> 32) != target_pid;
+}
 
 /* (folio, VMA) pairs already reported: one event per folio per mapping. */
 struct seen_key {
@@ -140,6 +171,8 @@ static void on_rmap(u32 hook, struct folio *folio, struct vm_area_struct *vma,
 	u8 one = 1;
 	int mlocked;
 
+	if (other_process())
+		return;
 	c = bpf_map_lookup_elem(&counts, &hook);
 	if (!c)
 		return;
@@ -159,7 +192,7 @@ static void on_rmap(u32 hook, struct folio *folio, struct vm_area_struct *vma,
 	if (bpf_map_update_elem(&seen, &key, &one, BPF_NOEXIST))
 		return;
 
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = reserve_event();
 	if (!e)
 		return;
 	__builtin_memset(e, 0, sizeof(*e));
@@ -273,6 +306,8 @@ static void on_fault(struct vm_fault *vmf, unsigned int ret)
 	struct ma_trace_event *e;
 	u32 zero = 0;
 
+	if (other_process())
+		return;
 	c = bpf_map_lookup_elem(&fault_counts, &zero);
 	if (!c)
 		return;
@@ -282,7 +317,7 @@ static void on_fault(struct vm_fault *vmf, unsigned int ret)
 	if (!(ret & MA_VM_FAULT_SIGBUS))
 		return;
 	c->sigbus++;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = reserve_event();
 	if (!e)
 		return;
 	__builtin_memset(e, 0, sizeof(*e));
@@ -336,22 +371,26 @@ int BPF_KRETPROBE(krp_finish_fault, unsigned int ret)
 /* khugepaged: the process is the mm's owner, not the current task. */
 static struct ma_trace_event *mm_event(unsigned int kind, struct mm_struct *mm)
 {
+	struct task_struct *owner = NULL;
 	struct ma_trace_event *e;
-	struct task_struct *owner;
+	u32 pid = 0;
 
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (bpf_core_field_exists(mm->owner)) {
+		owner = BPF_CORE_READ(mm, owner);
+		if (owner)
+			pid = BPF_CORE_READ(owner, tgid);
+	}
+	if (target_pid && pid != target_pid)
+		return NULL;
+	e = reserve_event();
 	if (!e)
 		return NULL;
 	__builtin_memset(e, 0, sizeof(*e));
 	e->kind = kind;
 	e->pfn = -1ULL;
-	if (bpf_core_field_exists(mm->owner)) {
-		owner = BPF_CORE_READ(mm, owner);
-		if (owner) {
-			e->pid = BPF_CORE_READ(owner, tgid);
-			BPF_CORE_READ_STR_INTO(&e->comm, owner, comm);
-		}
-	}
+	e->pid = pid;
+	if (owner)
+		BPF_CORE_READ_STR_INTO(&e->comm, owner, comm);
 	return e;
 }
 

@@ -24,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/types.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -48,6 +50,7 @@ struct fn_hook {
 	struct bpf_program *(*kprobe)(struct trace_bpf *skel);
 	struct bpf_program *(*kretprobe)(struct trace_bpf *skel);
 	const char *how;	/* "fexit", "kprobe" or NULL: not found */
+	int attach_err;		/* errno of a failed attach (how stays set) */
 };
 
 #define PROG(name) \
@@ -67,15 +70,15 @@ PROG(krp_finish_fault)
 /* The rmap hooks first, in enum ma_ev_hook order: the index is the cookie. */
 static struct fn_hook fn_hooks[] = {
 	[MA_HOOK_RMAP_PTES] = { "folio_add_file_rmap_ptes", G_RMAP, prog_fx_rmap_ptes,
-				prog_kp_folio_nr_vma, prog_krp_rmap, NULL },
+				prog_kp_folio_nr_vma, prog_krp_rmap, NULL, 0 },
 	[MA_HOOK_RMAP_PMD] = { "folio_add_file_rmap_pmd", G_RMAP, prog_fx_rmap_pmd,
-			       prog_kp_folio_vma, prog_krp_rmap, NULL },
+			       prog_kp_folio_vma, prog_krp_rmap, NULL, 0 },
 	[MA_HOOK_RMAP_RANGE] = { "folio_add_file_rmap_range", G_RMAP, prog_fx_rmap_range,
-				 prog_kp_folio_nr_vma, prog_krp_rmap, NULL },
+				 prog_kp_folio_nr_vma, prog_krp_rmap, NULL, 0 },
 	[MA_HOOK_PAGE_RMAP] = { "page_add_file_rmap", G_RMAP, prog_fx_page_rmap,
-				prog_kp_page_vma, prog_krp_rmap, NULL },
+				prog_kp_page_vma, prog_krp_rmap, NULL, 0 },
 	[MA_HOOK_NR] = { "finish_fault", G_FAULT, prog_fx_finish_fault,
-			 prog_kp_finish_fault, prog_krp_finish_fault, NULL },
+			 prog_kp_finish_fault, prog_krp_finish_fault, NULL, 0 },
 };
 
 #define N_FN (sizeof(fn_hooks) / sizeof(fn_hooks[0]))
@@ -84,6 +87,7 @@ struct tp_hook {
 	const char *name;	/* huge_memory/<name> */
 	struct bpf_program *(*prog)(struct trace_bpf *skel);
 	bool found;
+	int attach_err;		/* errno of a failed attach (found stays set) */
 };
 
 PROG(tp_scan_pmd)
@@ -92,10 +96,10 @@ PROG(tp_collapse)
 PROG(tp_collapse_file)
 
 static struct tp_hook tp_hooks[] = {
-	{ "mm_khugepaged_scan_pmd", prog_tp_scan_pmd, false },
-	{ "mm_khugepaged_scan_file", prog_tp_scan_file, false },
-	{ "mm_collapse_huge_page", prog_tp_collapse, false },
-	{ "mm_khugepaged_collapse_file", prog_tp_collapse_file, false },
+	{ "mm_khugepaged_scan_pmd", prog_tp_scan_pmd, false, 0 },
+	{ "mm_khugepaged_scan_file", prog_tp_scan_file, false, 0 },
+	{ "mm_collapse_huge_page", prog_tp_collapse, false, 0 },
+	{ "mm_khugepaged_collapse_file", prog_tp_collapse_file, false, 0 },
 };
 
 #define N_TP (sizeof(tp_hooks) / sizeof(tp_hooks[0]))
@@ -122,9 +126,11 @@ void trace_usage(FILE *f)
 		"            without PG_mlocked (with -a, mlocked ones too);\n"
 		"            fault: finish_fault() returning VM_FAULT_SIGBUS;\n"
 		"            khugepaged: each PMD range scanned and each collapse,\n"
-		"            with its result. -d stops after SEC seconds, -p shows\n"
-		"            one process, --kprobes skips fexit, -v shows libbpf's\n"
-		"            messages. Prints per-hook totals at the end.\n");
+		"            with its result. -d stops after SEC seconds, -p keeps\n"
+		"            one process (filtered in BPF: its totals too),\n"
+		"            --kprobes skips fexit, -v shows libbpf's messages.\n"
+		"            Prints per-hook totals and lost events at the end.\n"
+		"            Needs CAP_BPF and CAP_PERFMON (or root).\n");
 }
 
 static double since_start(void)
@@ -188,8 +194,6 @@ static int on_event(void *ctx, void *data, size_t size)
 
 	(void)ctx;
 	if (size < sizeof(*e) || e->kind > MA_EV_FAULT_SIGBUS)
-		return 0;
-	if (opt.pid && e->pid != (unsigned int)opt.pid)
 		return 0;
 	n_events[e->kind]++;
 	printf("%10.3f ", since_start());
@@ -308,13 +312,36 @@ static bool lockdown_confidentiality(void)
 	return strstr(buf, "[confidentiality]");
 }
 
+/* Capability numbers of <linux/capability.h> (CAP_BPF, CAP_PERFMON: 5.8). */
+#define MA_CAP_SYS_ADMIN	21
+#define MA_CAP_PERFMON		38
+#define MA_CAP_BPF		39
+
+/*
+ * May this process load and attach the programs? CAP_BPF with CAP_PERFMON
+ * (tracing programs, kprobes), or CAP_SYS_ADMIN, which stands for both;
+ * root has them all. Read from the effective set of capget(2).
+ */
+static bool has_bpf_caps(void)
+{
+	struct { __u32 version; int pid; } hdr = { 0x20080522, 0 };	/* _LINUX_CAPABILITY_VERSION_3 */
+	struct { __u32 effective, permitted, inheritable; } data[2] = { { 0 } };
+	unsigned long long eff;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return geteuid() == 0;
+	eff = data[0].effective | (unsigned long long)data[1].effective << 32;
+	return (eff >> MA_CAP_SYS_ADMIN & 1) ||
+	       ((eff >> MA_CAP_BPF & 1) && (eff >> MA_CAP_PERFMON & 1));
+}
+
 /* Why BPF cannot work here, or MA_EXIT_OK. */
 static int preflight(void)
 {
 	int r;
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "mlock-audit trace: needs root (BPF programs need CAP_BPF and CAP_PERFMON)\n");
+	if (!has_bpf_caps()) {
+		fprintf(stderr, "mlock-audit trace: needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN, or root)\n");
 		return MA_EXIT_NOT_ROOT;
 	}
 	if (access(BTF_PATH, R_OK)) {
@@ -365,6 +392,9 @@ static void kallsyms_lookup(const bool want[N_FN], bool found[N_FN])
 	fclose(f);
 }
 
+/* Why no tracefs events directory was usable: 0 (not mounted) or errno. */
+static int events_dir_err;
+
 static const char *events_dir(void)
 {
 	static const char *const dirs[] = {
@@ -373,9 +403,13 @@ static const char *events_dir(void)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+	events_dir_err = 0;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		if (!access(dirs[i], F_OK))
 			return dirs[i];
+		if (errno == EACCES)
+			events_dir_err = EACCES;
+	}
 	return NULL;
 }
 
@@ -468,39 +502,47 @@ static int attach(struct trace_bpf *skel, struct bpf_link **links, int *nlinks)
 		links[(*nlinks)++] = l;
 		continue;
 fail:
-		fprintf(stderr, "mlock-audit trace: attaching %s to %s: %s\n",
-			h->how, h->sym, strerror(errno));
-		h->how = NULL;
+		/* reported by report_hooks(): the symbol exists, the attach failed */
+		h->attach_err = errno ? errno : EINVAL;
 	}
 	for (i = 0; i < N_TP; i++) {
 		if (!tp_hooks[i].found)
 			continue;
 		l = bpf_program__attach(tp_hooks[i].prog(skel));
 		if (!l) {
-			fprintf(stderr, "mlock-audit trace: attaching tracepoint huge_memory/%s: %s\n",
-				tp_hooks[i].name, strerror(errno));
-			tp_hooks[i].found = false;
+			tp_hooks[i].attach_err = errno ? errno : EINVAL;
 			continue;
 		}
 		links[(*nlinks)++] = l;
 	}
+	/* attached: the links made */
 	return *nlinks;
 }
 
+/*
+ * What is hooked, one line per group: each function with how it is hooked,
+ * a function that exists but failed to attach with the error, and "not
+ * found" only for a group none of whose functions this kernel has.
+ */
 static void report_hooks(FILE *f)
 {
 	unsigned int g, i;
-	int found, tps = 0;
+	int found, tps = 0, tp_failed = 0;
 
 	for (g = 0; g < G_NR; g++) {
 		found = 0;
 		for (i = 0; i < N_FN; i++) {
-			if (fn_hooks[i].group != g || !fn_hooks[i].how)
+			const struct fn_hook *h = &fn_hooks[i];
+
+			if (h->group != g || !h->how)
 				continue;
 			if (!found++)
 				fprintf(f, "mlock-audit trace: %s:", group_name[g]);
-			fprintf(f, "%s %s(%s)", found > 1 ? "," : "",
-				fn_hooks[i].sym, fn_hooks[i].how);
+			if (h->attach_err)
+				fprintf(f, "%s %s(%s: attach failed: %s)", found > 1 ? "," : "",
+					h->sym, h->how, strerror(h->attach_err));
+			else
+				fprintf(f, "%s %s(%s)", found > 1 ? "," : "", h->sym, h->how);
 		}
 		if (found) {
 			fputc('\n', f);
@@ -512,17 +554,31 @@ static void report_hooks(FILE *f)
 				fprintf(f, " %s", fn_hooks[i].sym);
 		fputc('\n', f);
 	}
-	for (i = 0; i < N_TP; i++)
-		if (tp_hooks[i].found)
-			fprintf(f, "%s %s", tps++ ? "," : "mlock-audit trace: khugepaged: tracepoints",
-				tp_hooks[i].name);
-	if (!tps)
+	for (i = 0; i < N_TP; i++) {
+		if (!tp_hooks[i].found)
+			continue;
+		if (tp_hooks[i].attach_err) {
+			tp_failed++;
+			continue;
+		}
+		fprintf(f, "%s %s", tps++ ? "," : "mlock-audit trace: khugepaged: tracepoints",
+			tp_hooks[i].name);
+	}
+	if (!tps && !tp_failed && events_dir_err)
+		fprintf(f, "mlock-audit trace: khugepaged: the huge_memory tracepoints are not reachable in tracefs (%s: tracefs is root's; run as root for khugepaged events)",
+			strerror(events_dir_err));
+	else if (!tps && !tp_failed)
 		fprintf(f, "mlock-audit trace: khugepaged: no huge_memory tracepoints (is tracefs mounted at /sys/kernel/tracing?)");
-	fputc('\n', f);
-	for (i = 0; i < N_TP; i++)
-		if (!tp_hooks[i].found && tps)
+	if (tps || !tp_failed)
+		fputc('\n', f);
+	for (i = 0; i < N_TP; i++) {
+		if (tp_hooks[i].found && tp_hooks[i].attach_err)
+			fprintf(f, "mlock-audit trace: khugepaged: tracepoint %s: attach failed: %s\n",
+				tp_hooks[i].name, strerror(tp_hooks[i].attach_err));
+		else if (!tp_hooks[i].found && (tps || tp_failed))
 			fprintf(f, "mlock-audit trace: khugepaged: tracepoint %s not on this kernel\n",
 				tp_hooks[i].name);
+	}
 }
 
 static void report_totals(struct trace_bpf *skel)
@@ -533,10 +589,27 @@ static void report_totals(struct trace_bpf *skel)
 	unsigned int i;
 	int c;
 
-	printf("totals after %.1f s: rmap=%llu fault_sigbus=%llu scan_pmd=%llu scan_file=%llu collapse=%llu collapse_file=%llu events\n",
-	       since_start(), n_events[MA_EV_RMAP], n_events[MA_EV_FAULT_SIGBUS],
+	unsigned long long *lost_cpu = NULL, lost = 0;
+	char who[32] = "";
+
+	if (ncpu > 0) {
+		lost_cpu = calloc(ncpu, sizeof(*lost_cpu));
+		i = 0;
+		if (lost_cpu && !bpf_map__lookup_elem(skel->maps.lost, &i, sizeof(i), lost_cpu,
+						      ncpu * sizeof(*lost_cpu), 0))
+			for (c = 0; c < ncpu; c++)
+				lost += lost_cpu[c];
+		free(lost_cpu);
+	}
+	if (opt.pid)
+		snprintf(who, sizeof(who), " (pid %ld)", opt.pid);
+	printf("totals%s after %.1f s: rmap=%llu fault_sigbus=%llu scan_pmd=%llu scan_file=%llu collapse=%llu collapse_file=%llu events, lost=%llu\n",
+	       who, since_start(), n_events[MA_EV_RMAP], n_events[MA_EV_FAULT_SIGBUS],
 	       n_events[MA_EV_SCAN_PMD], n_events[MA_EV_SCAN_FILE],
-	       n_events[MA_EV_COLLAPSE], n_events[MA_EV_COLLAPSE_FILE]);
+	       n_events[MA_EV_COLLAPSE], n_events[MA_EV_COLLAPSE_FILE], lost);
+	if (lost)
+		fprintf(stderr, "mlock-audit trace: %llu events lost: the ring buffer was full (the totals below still count them)\n",
+			lost);
 	if (ncpu <= 0)
 		return;
 	per_cpu = calloc(ncpu, sizeof(*per_cpu));
@@ -556,8 +629,8 @@ static void report_totals(struct trace_bpf *skel)
 			sum.locked_large += per_cpu[c].locked_large;
 			sum.missed_pages += per_cpu[c].missed_pages;
 		}
-		printf("totals %s: calls=%llu locked_large=%llu not_mlocked_pages=%llu\n",
-		       fn_hooks[i].sym, sum.calls, sum.locked_large, sum.missed_pages);
+		printf("totals%s %s: calls=%llu locked_large=%llu not_mlocked_pages=%llu\n",
+		       who, fn_hooks[i].sym, sum.calls, sum.locked_large, sum.missed_pages);
 	}
 	i = 0;
 	if (fn_hooks[MA_HOOK_NR].how &&
@@ -570,8 +643,8 @@ static void report_totals(struct trace_bpf *skel)
 			sum.locked += fault[c].locked;
 			sum.sigbus += fault[c].sigbus;
 		}
-		printf("totals finish_fault: calls=%llu locked=%llu sigbus=%llu\n",
-		       sum.calls, sum.locked, sum.sigbus);
+		printf("totals%s finish_fault: calls=%llu locked=%llu sigbus=%llu\n",
+		       who, sum.calls, sum.locked, sum.sigbus);
 	}
 out:
 	free(fault);
@@ -586,6 +659,7 @@ static struct trace_bpf *open_and_load(bool use_fexit, int *planned)
 	if (!skel)
 		return NULL;
 	skel->rodata->report_mlocked = opt.all;
+	skel->rodata->target_pid = (__u32)opt.pid;
 	*planned = plan(skel, use_fexit);
 	err = trace_bpf__load(skel);
 	if (err) {

@@ -76,7 +76,7 @@ void ma_usage(FILE *f)
 "  3  the mlock_audit module is not loaded (the cross-checks are shown)\n"
 "  4  a module file has a format other than 1\n"
 "  5  --fail-over: the undercount is above the limit\n"
-"  6  needs root (debugfs is root-only; BPF for trace)\n"
+"  6  needs root (debugfs is root-only); trace: needs CAP_BPF and CAP_PERFMON\n"
 "  7  debugfs is not mounted at /sys/kernel/debug\n"
 "  8  kernel lockdown refuses the access, or the module is not loaded\n"
 "     and lockdown refuses the installed one, an unsigned .ko (cross-checks\n"

@@ -1,6 +1,7 @@
 # `mlock-audit trace` (BPF, CO-RE) with the module NOT loaded: the huge-tmpfs
 # MAP_LOCKED scenario, the kprobe fallback, khugepaged activity, start-up
-# time and its error exits (not root, no bpf(2), bad arguments).
+# time, its error exits (no capabilities, no bpf(2), bad arguments), a
+# user with CAP_BPF and CAP_PERFMON only, and -p filtering in BPF.
 . ./lib.sh
 THP=/sys/kernel/mm/transparent_hugepage
 unload
@@ -55,6 +56,7 @@ echo | ma-lock --file /mnt/huge/f --mb 64 --offset-kb 4 --lock maplocked >/dev/n
 trace_stop
 grep 'rmap pid=' /tmp/tr1 | head -n2 | sed 's/^/  /'
 grep totals /tmp/tr1 | sed 's/^/  /'
+grep -q '^totals after .* lost=0$' /tmp/tr1 || fail "the totals do not say lost=0"
 ev=$(grep -c ' rmap pid=[0-9]* comm=ma-lock .* order=9 .* file=f NOT-MLOCKED' /tmp/tr1)
 pages=$(not_mlocked /tmp/tr1)
 info "rmap events for ma-lock: $ev folios; pages left without PG_mlocked: $pages (want 16384 = 64 MiB)"
@@ -110,9 +112,45 @@ expect_exit() {
 	[ $rc = "$want" ] || fail "$*: exit $rc, want $want"
 	grep -q -e "$pat" /tmp/err.out || fail "$*: no '$pat' in: $(cat /tmp/err.out)"
 }
-expect_exit 6 'needs root' ma-runas 65534 mlock-audit trace -d 1
+expect_exit 6 'needs CAP_BPF and CAP_PERFMON' ma-runas 65534 mlock-audit trace -d 1
 expect_exit 9 'BPF unavailable.*CONFIG_BPF_SYSCALL' ma-nobpf mlock-audit trace -d 1
 expect_exit 2 '-d wants seconds' mlock-audit trace -d 0
 expect_exit 2 '-p wants a process id' mlock-audit trace -p x1
-expect_exit 2 'unknown or incomplete argument' mlock-audit trace --bogus
+expect_exit 2 'unknown option' mlock-audit trace --bogus
+expect_exit 2 'needs a value' mlock-audit trace -d
+expect_exit 2 'unexpected argument' mlock-audit trace stray
+
+# 5. Not root, with CAP_BPF and CAP_PERFMON only: the function hooks
+# attach; tracefs is root's, so the khugepaged tracepoints are off and
+# the tracer says why.
+ma-runas --caps bpf-perfmon 65534 mlock-audit trace -d 1 >/tmp/tr5 2>/tmp/tr5.err
+rc=$?
+info "uid 65534 with CAP_BPF+CAP_PERFMON: exit $rc: $(grep -m3 '^mlock-audit trace: [a-z]*:' /tmp/tr5.err | tr '\n' ' ')"
+[ $rc = 0 ] || fail "trace with CAP_BPF and CAP_PERFMON exited $rc: $(cat /tmp/tr5.err)"
+grep -q '^mlock-audit trace: rmap: .*(fexit)' /tmp/tr5.err ||
+	fail "trace with CAP_BPF and CAP_PERFMON did not hook the rmap: $(cat /tmp/tr5.err)"
+grep -q 'programs attached' /tmp/tr5.err || fail "no programs attached with CAP_BPF and CAP_PERFMON"
+
+# 6. -p filters in BPF: two processes map 16 MiB at +4 KiB each at the
+# same time; only the one asked for is seen, in the events and the totals.
+rm -f /tmp/go
+mkfifo /tmp/go
+sh -c 'read x </tmp/go; exec ma-lock --file /mnt/huge/p1 --mb 16 --offset-kb 4 --lock maplocked </dev/null >/dev/null' &
+p1=$!
+trace_start /tmp/tr6 -p $p1
+echo | ma-lock --file /mnt/huge/p2 --mb 16 --offset-kb 4 --lock maplocked >/dev/null ||
+	fail "ma-lock p2"
+echo go >/tmp/go
+wait $p1
+trace_stop
+grep totals /tmp/tr6 | sed 's/^/  /'
+others=$(grep ' rmap pid=' /tmp/tr6 | grep -vc " rmap pid=$p1 ")
+mine=$(grep -c " rmap pid=$p1 comm=ma-lock .* order=9 .* file=p1 NOT-MLOCKED" /tmp/tr6)
+pages=$(not_mlocked /tmp/tr6)
+info "-p $p1: $mine events of it, $others of other processes; pages without PG_mlocked: $pages (want 4096)"
+[ "$others" = 0 ] || fail "-p $p1 let $others events of other processes through"
+[ "$mine" = 8 ] || fail "-p $p1: want 8 NOT-MLOCKED events (16 MiB of 2 MiB folios), got $mine"
+[ "$pages" = 4096 ] || fail "-p $p1: the totals count $pages pages, want 4096 (this process only)"
+grep -q "^totals (pid $p1) after .* lost=0\$" /tmp/tr6 || fail "no per-process totals line with lost=0"
+rm -f /mnt/huge/p1 /mnt/huge/p2 /tmp/go
 exit 0
