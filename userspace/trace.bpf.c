@@ -59,8 +59,12 @@ struct {
 	__type(value, u64);
 } lost SEC(".maps");
 
-/* Room for one event, or NULL after counting it as lost. */
-static struct ma_trace_event *reserve_event(void)
+/*
+ * Room for one event, or NULL after counting it as lost. Inlined, as
+ * mm_event() is: 6.1's verifier loses a ring-buffer reference that a
+ * subprogram returns after its own NULL check ("Unreleased reference").
+ */
+static __always_inline struct ma_trace_event *reserve_event(void)
 {
 	struct ma_trace_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	u32 zero = 0;
@@ -75,7 +79,7 @@ static struct ma_trace_event *reserve_event(void)
 }
 
 /* Is the current task outside the process that -p asked for? */
-static bool other_process(void)
+static __always_inline bool other_process(void)
 {
 	return target_pid && (u32)(bpf_get_current_pid_tgid() >> 32) != target_pid;
 }
@@ -369,7 +373,8 @@ int BPF_KRETPROBE(krp_finish_fault, unsigned int ret)
 }
 
 /* khugepaged: the process is the mm's owner, not the current task. */
-static struct ma_trace_event *mm_event(unsigned int kind, struct mm_struct *mm)
+static __always_inline struct ma_trace_event *mm_event(unsigned int kind,
+						       struct mm_struct *mm)
 {
 	struct task_struct *owner = NULL;
 	struct ma_trace_event *e;
