@@ -148,12 +148,12 @@ khugepaged_asleep() {
 # kh_pass_over: khugepaged's pass after kh_f0 is over (see khugepaged_asleep)
 kh_pass_over() {
 	[ "$(cat $KH/full_scans)" -gt "$kh_f0" ] || return 1
-	p=$(kh_pid)
-	[ -n "$p" ] || return 1
-	s0=$(awk '{ print $3, $14 + $15 }' /proc/$p/stat)
+	kh_p=$(kh_pid)
+	[ -n "$kh_p" ] || return 1
+	kh_s0=$(awk '{ print $3, $14 + $15 }' /proc/$kh_p/stat)
 	sleep 0.3
-	s1=$(awk '{ print $3, $14 + $15 }' /proc/$p/stat)
-	[ "$s0" = "$s1" ] && [ "${s0% *}" = S ]
+	kh_s1=$(awk '{ print $3, $14 + $15 }' /proc/$kh_p/stat)
+	[ "$kh_s0" = "$kh_s1" ] && [ "${kh_s0% *}" = S ]
 }
 kh_holder_end() { [ -z "${KH_HOLDER:-}" ] || kill "$KH_HOLDER" 2>/dev/null; }
 # fix_state NAME: the state of a live fix in debugfs "fixes"
