@@ -146,7 +146,7 @@ static const char *opt_name(char **argv, int longind, int c)
 int ma_parse_args(int *argc, char **argv, struct ma_opts *opts)
 {
 	const char *env, *val;
-	char cmd_opt[32] = "";
+	char vmas_opt[32] = "", watch_opt[32] = "";
 	int c, i, longind;
 
 	opts->fmt = MA_FMT_TABLE;
@@ -169,7 +169,7 @@ int ma_parse_args(int *argc, char **argv, struct ma_opts *opts)
 	/* trace is its own program (main() runs a leading one) */
 	for (i = 2; i < *argc; i++)
 		if (!strcmp(argv[i], "trace") && !takes_value(argv[i - 1]))
-			return usage_err("%s has its own options: put them after it (mlock-audit trace --help lists them)",
+			return usage_err("%s has its own options: put them after it, as in 'mlock-audit trace --help'",
 					 "trace");
 	opterr = 0;
 	optind = 1;
@@ -214,29 +214,34 @@ int ma_parse_args(int *argc, char **argv, struct ma_opts *opts)
 		case 'p':
 			if (!ma_parse_posint(val, &opts->pid))
 				return usage_err("-p/--pid wants a process id (a positive number), not '%s'", val);
-			snprintf(cmd_opt, sizeof(cmd_opt), "%s", opt_name(argv, longind, c));
+			snprintf(vmas_opt, sizeof(vmas_opt), "%s", opt_name(argv, longind, c));
 			break;
 		case 's':
 			opts->sort = val;
-			snprintf(cmd_opt, sizeof(cmd_opt), "%s", opt_name(argv, longind, c));
+			snprintf(vmas_opt, sizeof(vmas_opt), "%s", opt_name(argv, longind, c));
 			break;
 		case 'i':
 			if (!ma_parse_seconds(val, &opts->interval))
 				return usage_err("-i/--interval wants seconds > 0 (decimals allowed), not '%s'", val);
 			opts->interval_set = true;
-			snprintf(cmd_opt, sizeof(cmd_opt), "%s", opt_name(argv, longind, c));
+			snprintf(watch_opt, sizeof(watch_opt), "%s", opt_name(argv, longind, c));
 			break;
 		case 'n':
 			if (!ma_parse_posint(val, &opts->count))
 				return usage_err("-n/--count wants a positive number, not '%s'", val);
 			opts->count_set = true;
-			snprintf(cmd_opt, sizeof(cmd_opt), "%s", opt_name(argv, longind, c));
+			snprintf(watch_opt, sizeof(watch_opt), "%s", opt_name(argv, longind, c));
 			break;
 		case ':':
 			return usage_err("%s needs a value", argv[optind - 1]);
 		default:
-			return usage_err("unknown option '%s'",
-					 optopt ? opt_name(argv, -1, optopt) : argv[optind - 1]);
+			/* a long option: as written ("--json=1", "--p" when ambiguous) */
+			if (!strncmp(argv[optind - 1], "--", 2))
+				return usage_err(strchr(argv[optind - 1], '=') ?
+						 "option '%s': unknown, or it takes no value" :
+						 "unknown or ambiguous option '%s'",
+						 argv[optind - 1]);
+			return usage_err("unknown option '%s'", opt_name(argv, -1, optopt));
 		}
 	}
 	/* what is left: the command and its arguments, in order */
@@ -247,9 +252,9 @@ int ma_parse_args(int *argc, char **argv, struct ma_opts *opts)
 	opts->cmd = *argc > 1 ? argv[1] : "summary";
 
 	if ((opts->pid || opts->sort) && strcmp(opts->cmd, "vmas"))
-		return usage_err("%s applies to vmas only", cmd_opt);
+		return usage_err("%s applies to vmas only", vmas_opt);
 	if ((opts->interval_set || opts->count_set) && strcmp(opts->cmd, "watch"))
-		return usage_err("%s applies to watch only", cmd_opt);
+		return usage_err("%s applies to watch only", watch_opt);
 
 	/* strip trailing slashes of the root so that root + "/sys/..." is clean */
 	for (i = (int)strlen(opts->root); i > 0 && opts->root[i - 1] == '/'; i--)

@@ -500,8 +500,10 @@ int ma_cmd_summary(const struct ma_opts *o, int argc, char **argv)
 		 * --json and --prometheus carry the state in the document
 		 * (module_loaded, mlock_audit_up): a complete one exits 0, so
 		 * that "... > f.$$ && mv f.$$ f.prom" replaces a stale file.
+		 * Not with --fail-over: a gate that could not check must not
+		 * pass.
 		 */
-		if (o->fmt != MA_FMT_TABLE)
+		if (o->fmt != MA_FMT_TABLE && !o->fail_over_set)
 			ret = MA_EXIT_OK;
 		if (!ret && ma_fail_over_exceeded(o, &r))
 			ret = MA_EXIT_FAIL_OVER;

@@ -281,12 +281,21 @@ static int parse_args(int argc, char **argv)
 			opt.pid = pid;
 			break;
 		case ':':
-			fprintf(stderr, "mlock-audit trace: %s needs a value (see mlock-audit trace --help)\n",
-				argv[optind - 1]);
+			/* a short one may sit in a cluster ("-ad"): name it alone */
+			if (optopt && strchr("dp", optopt))
+				fprintf(stderr, "mlock-audit trace: -%c needs a value (see mlock-audit trace --help)\n",
+					optopt);
+			else
+				fprintf(stderr, "mlock-audit trace: %s needs a value (see mlock-audit trace --help)\n",
+					argv[optind - 1]);
 			return MA_EXIT_USAGE;
 		default:
-			fprintf(stderr, "mlock-audit trace: unknown option '%s' (see mlock-audit trace --help)\n",
-				argv[optind - 1]);
+			if (!strncmp(argv[optind - 1], "--", 2))
+				fprintf(stderr, "mlock-audit trace: unknown or ambiguous option '%s' (see mlock-audit trace --help)\n",
+					argv[optind - 1]);
+			else
+				fprintf(stderr, "mlock-audit trace: unknown option '-%c' (see mlock-audit trace --help)\n",
+					optopt);
 			return MA_EXIT_USAGE;
 		}
 	}
@@ -476,6 +485,7 @@ static int attach(struct trace_bpf *skel, struct bpf_link **links, int *nlinks)
 	LIBBPF_OPTS(bpf_kprobe_opts, kopts);
 	struct bpf_link *l;
 	unsigned int i;
+	int err;
 
 	for (i = 0; i < N_FN; i++) {
 		struct fn_hook *h = &fn_hooks[i];
@@ -497,8 +507,13 @@ static int attach(struct trace_bpf *skel, struct bpf_link **links, int *nlinks)
 		links[(*nlinks)++] = l;
 		kopts.retprobe = true;
 		l = bpf_program__attach_kprobe_opts(h->kretprobe(skel), h->sym, &kopts);
-		if (!l)
+		if (!l) {
+			/* no entry probe without its return probe */
+			err = errno;
+			bpf_link__destroy(links[--(*nlinks)]);
+			errno = err;
 			goto fail;
+		}
 		links[(*nlinks)++] = l;
 		continue;
 fail:
@@ -619,7 +634,7 @@ static void report_totals(struct trace_bpf *skel)
 	for (i = 0; i < MA_HOOK_NR; i++) {
 		struct ma_trace_counts sum = { 0 };
 
-		if (!fn_hooks[i].how)
+		if (!fn_hooks[i].how || fn_hooks[i].attach_err)
 			continue;
 		if (bpf_map__lookup_elem(skel->maps.counts, &i, sizeof(i), per_cpu,
 					 ncpu * sizeof(*per_cpu), 0))
@@ -633,7 +648,7 @@ static void report_totals(struct trace_bpf *skel)
 		       who, fn_hooks[i].sym, sum.calls, sum.locked_large, sum.missed_pages);
 	}
 	i = 0;
-	if (fn_hooks[MA_HOOK_NR].how &&
+	if (fn_hooks[MA_HOOK_NR].how && !fn_hooks[MA_HOOK_NR].attach_err &&
 	    !bpf_map__lookup_elem(skel->maps.fault_counts, &i, sizeof(i), fault,
 				  ncpu * sizeof(*fault), 0)) {
 		struct ma_fault_counts sum = { 0 };

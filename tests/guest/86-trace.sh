@@ -116,7 +116,8 @@ expect_exit 6 'needs CAP_BPF and CAP_PERFMON' ma-runas 65534 mlock-audit trace -
 expect_exit 9 'BPF unavailable.*CONFIG_BPF_SYSCALL' ma-nobpf mlock-audit trace -d 1
 expect_exit 2 '-d wants seconds' mlock-audit trace -d 0
 expect_exit 2 '-p wants a process id' mlock-audit trace -p x1
-expect_exit 2 'unknown option' mlock-audit trace --bogus
+expect_exit 2 'unknown or ambiguous option' mlock-audit trace --bogus
+expect_exit 2 "unknown option '-x'" mlock-audit trace -ax
 expect_exit 2 'needs a value' mlock-audit trace -d
 expect_exit 2 'unexpected argument' mlock-audit trace stray
 
@@ -130,6 +131,8 @@ info "uid 65534 with CAP_BPF+CAP_PERFMON: exit $rc: $(grep -m3 '^mlock-audit tra
 grep -q '^mlock-audit trace: rmap: .*(fexit)' /tmp/tr5.err ||
 	fail "trace with CAP_BPF and CAP_PERFMON did not hook the rmap: $(cat /tmp/tr5.err)"
 grep -q 'programs attached' /tmp/tr5.err || fail "no programs attached with CAP_BPF and CAP_PERFMON"
+grep -q '^mlock-audit trace: khugepaged: the huge_memory tracepoints are not reachable in tracefs (Permission denied' /tmp/tr5.err ||
+	fail "without root, trace does not say why the khugepaged tracepoints are off: $(cat /tmp/tr5.err)"
 
 # 6. -p filters in BPF: two processes map 16 MiB at +4 KiB each at the
 # same time; only the one asked for is seen, in the events and the totals.

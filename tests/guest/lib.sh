@@ -121,9 +121,11 @@ kh_pid() {
 # The write that lengthens the sleep starts one more pass, which runs
 # through the list of processes at most twice (pages_to_scan is raised
 # so that it does not stop short of that): it is over once full_scans has
-# moved and khugepaged has slept, using no CPU time, for 0.3 s. Call it
-# after loading the module: enabling or disabling the scanresume fix swaps
-# the thread, and a new thread starts with a pass.
+# moved and khugepaged has slept, using no CPU time, for 0.3 s (a pass
+# paused in khugepaged_alloc_sleep() would pass for over; writing the
+# setting wakes that sleep, and the tests do not run short of memory).
+# Call it after loading the module: enabling or disabling the scanresume
+# fix swaps the thread, and a new thread starts with a pass.
 khugepaged_asleep() {
 	case $(knob_value /sys/kernel/mm/transparent_hugepage/enabled) in
 	never) fail "khugepaged_asleep: THP is disabled, no holder can register" ;;
@@ -141,8 +143,9 @@ khugepaged_asleep() {
 	kh_f0=$(cat $KH/full_scans)
 	knob $KH/pages_to_scan 4194304
 	knob $KH/scan_sleep_millisecs 3600000
-	wait_for 60 kh_pass_over ||
-		fail "khugepaged_asleep: the pass did not end in 60 s (full_scans $kh_f0 -> $(cat $KH/full_scans), khugepaged $(kh_pid))"
+	# each try takes 0.4 s or more: about 60 s in all
+	wait_for 15 kh_pass_over ||
+		fail "khugepaged_asleep: the pass did not end in about 60 s (full_scans $kh_f0 -> $(cat $KH/full_scans), khugepaged $(kh_pid))"
 	info "khugepaged asleep: holder pid $KH_HOLDER, full_scans $kh_f0 -> $(cat $KH/full_scans)"
 }
 # kh_pass_over: khugepaged's pass after kh_f0 is over (see khugepaged_asleep)
