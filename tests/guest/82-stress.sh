@@ -28,8 +28,10 @@ knob /proc/sys/kernel/hung_task_timeout_secs 20
 # khugepaged asleep: on 7.3, under this load, the stock khugepaged waits
 # over 20 s for a worker's mmap_lock in collapse_huge_page() (no module
 # code on its stack) and trips the detector. Until this session the scan
-# period 70-72 left behind (3600000 ms) did this unseen.
-knob /sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs 3600000
+# period 70-72 left behind (3600000 ms) did this unseen; and a long period
+# alone still let the first worker that registered start a pass. Cycles
+# 10 and 40 swap the thread (scanresume), each swap starting one pass.
+khugepaged_asleep
 xfs_mount
 mkdir -p /mnt/huge
 mount -t tmpfs -o huge=always,size=400m tmpfs /mnt/huge || fail "huge tmpfs"
@@ -44,6 +46,7 @@ pids=""
 cleanup() {
 	kill $pids 2>/dev/null
 	wait 2>/dev/null
+	kh_holder_end
 	knobs_restore
 }
 trap cleanup EXIT

@@ -120,10 +120,11 @@ kh_pid() {
 # mapping (ma-lock --lock none) stays registered until the test exits.
 # The write that lengthens the sleep starts one more pass, which runs
 # through the list of processes at most twice (pages_to_scan is raised
-# so that it does not stop short of that): it is over once full_scans has
-# moved and khugepaged has slept, using no CPU time, for 0.3 s (a pass
-# paused in khugepaged_alloc_sleep() would pass for over; writing the
-# setting wakes that sleep, and the tests do not run short of memory).
+# for it so that it does not stop short of that, and put back after): it
+# is over once full_scans has moved and khugepaged has slept, using no CPU
+# time, for 0.3 s (a pass paused in khugepaged_alloc_sleep() would pass
+# for over; writing the setting wakes that sleep, and the tests do not run
+# short of memory).
 # Call it after loading the module: enabling or disabling the scanresume
 # fix swaps the thread, and a new thread starts with a pass.
 khugepaged_asleep() {
@@ -141,11 +142,14 @@ khugepaged_asleep() {
 		KH_HOLDER=$(sed -n 's/^ready pid=\([0-9]*\).*/\1/p' /tmp/kh.out)
 	fi
 	kh_f0=$(cat $KH/full_scans)
+	kh_pages=$(cat $KH/pages_to_scan)
 	knob $KH/pages_to_scan 4194304
 	knob $KH/scan_sleep_millisecs 3600000
 	# each try takes 0.4 s or more: about 60 s in all
 	wait_for 15 kh_pass_over ||
 		fail "khugepaged_asleep: the pass did not end in about 60 s (full_scans $kh_f0 -> $(cat $KH/full_scans), khugepaged $(kh_pid))"
+	# later passes (a thread swap's first) as long as before
+	echo "$kh_pages" >$KH/pages_to_scan || fail "cannot put pages_to_scan back"
 	info "khugepaged asleep: holder pid $KH_HOLDER, full_scans $kh_f0 -> $(cat $KH/full_scans)"
 }
 # kh_pass_over: khugepaged's pass after kh_f0 is over (see khugepaged_asleep)
