@@ -95,6 +95,9 @@ static int usage_err(const char *fmt, const char *arg)
 	return MA_EXIT_USAGE;
 }
 
+/* The short options (a ':' after one that takes a value). */
+static const char short_opts[] = ":jhVp:s:i:n:";
+
 /* The long options; every command's options are in the one table. */
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
@@ -116,9 +119,12 @@ static const struct option long_opts[] = {
 static bool takes_value(const char *arg)
 {
 	const struct option *o;
+	const char *s;
 
-	if (arg[0] == '-' && arg[1] && arg[1] != '-' && !arg[2])
-		return strchr("psin", arg[1]) != NULL;
+	if (arg[0] == '-' && arg[1] && arg[1] != '-' && !arg[2]) {
+		s = strchr(short_opts + 1, arg[1]);
+		return s && s[1] == ':';
+	}
 	if (strncmp(arg, "--", 2) || strchr(arg, '='))
 		return false;
 	for (o = long_opts; o->name; o++)
@@ -175,7 +181,7 @@ int ma_parse_args(int *argc, char **argv, struct ma_opts *opts)
 	optind = 1;
 	for (;;) {
 		longind = -1;
-		c = getopt_long(*argc, argv, ":jhVp:s:i:n:", long_opts, &longind);
+		c = getopt_long(*argc, argv, short_opts, long_opts, &longind);
 		if (c == -1)
 			break;
 		val = optarg;
@@ -214,23 +220,19 @@ int ma_parse_args(int *argc, char **argv, struct ma_opts *opts)
 		case 'p':
 			if (!ma_parse_posint(val, &opts->pid))
 				return usage_err("-p/--pid wants a process id (a positive number), not '%s'", val);
-			snprintf(vmas_opt, sizeof(vmas_opt), "%s", opt_name(argv, longind, c));
 			break;
 		case 's':
 			opts->sort = val;
-			snprintf(vmas_opt, sizeof(vmas_opt), "%s", opt_name(argv, longind, c));
 			break;
 		case 'i':
 			if (!ma_parse_seconds(val, &opts->interval))
 				return usage_err("-i/--interval wants seconds > 0 (decimals allowed), not '%s'", val);
 			opts->interval_set = true;
-			snprintf(watch_opt, sizeof(watch_opt), "%s", opt_name(argv, longind, c));
 			break;
 		case 'n':
 			if (!ma_parse_posint(val, &opts->count))
 				return usage_err("-n/--count wants a positive number, not '%s'", val);
 			opts->count_set = true;
-			snprintf(watch_opt, sizeof(watch_opt), "%s", opt_name(argv, longind, c));
 			break;
 		case ':':
 			return usage_err("%s needs a value", argv[optind - 1]);
@@ -243,6 +245,11 @@ int ma_parse_args(int *argc, char **argv, struct ma_opts *opts)
 						 argv[optind - 1]);
 			return usage_err("unknown option '%s'", opt_name(argv, -1, optopt));
 		}
+		/* the option of each command last seen, for "applies to ... only" */
+		if (strchr("ps", c))
+			snprintf(vmas_opt, sizeof(vmas_opt), "%s", opt_name(argv, longind, c));
+		else if (strchr("in", c))
+			snprintf(watch_opt, sizeof(watch_opt), "%s", opt_name(argv, longind, c));
 	}
 	/* what is left: the command and its arguments, in order */
 	for (i = optind; i < *argc; i++)

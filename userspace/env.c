@@ -33,24 +33,33 @@ static int debugfs_mounted(const struct ma_opts *o)
 	return found;
 }
 
+/* The first line of @path into @buf, without its newline; false if none. */
+static bool first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = 0;
+	return ok;
+}
+
 const char *ma_lockdown(const struct ma_opts *o)
 {
 	char path[PATH_MAX + 40], line[256];
-	const char *ret = NULL;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/sys/kernel/security/lockdown", o->root);
-	f = fopen(path, "r");
-	if (!f)
+	if (!first_line(path, line, sizeof(line)))
 		return NULL;
-	if (fgets(line, sizeof(line), f)) {
-		if (strstr(line, "[integrity]"))
-			ret = "integrity";
-		else if (strstr(line, "[confidentiality]"))
-			ret = "confidentiality";
-	}
-	fclose(f);
-	return ret;
+	if (strstr(line, "[integrity]"))
+		return "integrity";
+	if (strstr(line, "[confidentiality]"))
+		return "confidentiality";
+	return NULL;
 }
 
 /* Under confidentiality lockdown BPF may not read kernel memory either. */
@@ -77,19 +86,10 @@ static void kernel_release(const struct ma_opts *o, char *rel, size_t len)
 {
 	char path[PATH_MAX + 32];
 	struct utsname u;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/sys/kernel/osrelease", o->proc);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(rel, (int)len, f))
-			rel[strcspn(rel, "\n")] = 0;
-		else
-			rel[0] = 0;
-		fclose(f);
-		if (rel[0])
-			return;
-	}
+	if (first_line(path, rel, len) && rel[0])
+		return;
 	if (!uname(&u))
 		snprintf(rel, len, "%s", u.release);
 	else

@@ -246,11 +246,13 @@ static int parse_args(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char shorts[] = ":havd:p:";
+	const char *s;
 	int c, pid;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":havd:p:", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: mlock-audit\n");
@@ -282,7 +284,8 @@ static int parse_args(int argc, char **argv)
 			break;
 		case ':':
 			/* a short one may sit in a cluster ("-ad"): name it alone */
-			if (optopt && strchr("dp", optopt))
+			s = optopt ? strchr(shorts + 1, optopt) : NULL;
+			if (s && s[1] == ':')
 				fprintf(stderr, "mlock-audit trace: -%c needs a value (see mlock-audit trace --help)\n",
 					optopt);
 			else
