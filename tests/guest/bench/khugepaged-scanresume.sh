@@ -3,9 +3,13 @@
 # collapsible (a child shares their pages), NRANGES PMD ranges of small
 # pages above them, and
 # THREADS threads flipping the protection of their own 8 MiB, which take
-# its mmap_lock for writing. Per mode (fixes=none, then the "scanresume"
-# fix where it is carried), ROUNDS times: the time until every range is a
-# huge page. BENCH lines for tests/bench.
+# its mmap_lock for writing. Per mode, ROUNDS times: the time until every
+# range is a huge page. The modes: "none" (fixes=none: stock khugepaged),
+# "scanresume" (the fix, where it is carried) and "copy": the module built
+# with MLOCK_AUDIT_BREAK=noop_scanresume, given as $COPY_KO, loaded with
+# fixes=scanresume: the module's own copy of khugepaged's loop, without
+# the resume, so that the gain is measured against the same copy. BENCH
+# lines for tests/bench.
 . /tests/lib.sh
 THP=/sys/kernel/mm/transparent_hugepage
 K=$THP/khugepaged
@@ -21,11 +25,24 @@ state=$(fix_state scanresume)
 detail=$(sed -n 's/^fix=scanresume .*detail=//p' $DBG/fixes)
 unload
 echo "BENCH scanresume_fix state=$state detail=$detail"
-case $state in active) modes="none scanresume" ;; *) modes="none" ;; esac
+COPY_KO=/add/mlock_audit-noop_scanresume.ko
+case $state in
+active)
+	modes="none scanresume"
+	[ ! -f $COPY_KO ] || modes="$modes copy"
+	;;
+*) modes="none" ;;
+esac
 round=1
 while [ $round -le "$ROUNDS" ]; do
 	for mode in $modes; do
-		load fixes=$mode
+		case $mode in
+		copy)
+			insmod $COPY_KO fixes=scanresume || fail "insmod $COPY_KO failed"
+			load
+			;;
+		*) load fixes=$mode ;;
+		esac
 		f0=$(cat $K/full_scans)
 		out=$(ma-scanresume "$NVMAS" "$NRANGES" "$THREADS" 240 "$SHARED") || fail "ma-scanresume failed: $out"
 		res=$(echo "$out" | grep -E '^(collapsed|timeout)_ms=')
