@@ -17,6 +17,7 @@ dd if=/dev/zero of=/mnt/huge/f bs=1M count=$MB 2>/dev/null || fail "writing the 
 # unmlocked, while Mlocked counted them). No migration of mlocked pages,
 # no khugepaged collapse while the scenarios run.
 knob /proc/sys/vm/compact_unevictable_allowed 0
+knob /proc/sys/vm/compaction_proactiveness 0
 khugepaged_asleep
 
 # scenario: args for ma-lock; expected Mlocked delta in kB on 6.1 6.12 7.3

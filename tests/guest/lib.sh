@@ -51,6 +51,11 @@ knob_value() {
 	case $kv in *"["*"]"*) kv=${kv#*[}; kv=${kv%%]*} ;; esac
 	echo "$kv"
 }
+# knob_reset FILE: put back the value FILE had before the first knob
+knob_reset() {
+	kr=$(awk -v f="$1" '$1 == f { print $2 }' /tmp/knobs.saved 2>/dev/null)
+	[ -z "$kr" ] || echo "$kr" >"$1" || fail "cannot write '$kr' back to $1"
+}
 knobs_restore() {
 	[ -f /tmp/knobs.saved ] || return 0
 	while read -r kf kv; do echo "$kv" >"$kf"; done </tmp/knobs.saved

@@ -50,7 +50,9 @@ scenario() { # NAME ma-lock-args...
 
 # The module and the oracle read at different instants: keep the kernel
 # from moving locked pages meanwhile (compaction may migrate mlocked pages,
-# briefly leaving them unmlocked, and khugepaged collapse them, leaving
-# them unmapped until touched).
+# briefly leaving them unmlocked, kcompactd's proactive compaction the
+# others, briefly unmapped, and khugepaged collapse them, leaving them
+# unmapped until touched).
 knob /proc/sys/vm/compact_unevictable_allowed 0
+knob /proc/sys/vm/compaction_proactiveness 0
 khugepaged_asleep

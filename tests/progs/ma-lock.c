@@ -3,15 +3,18 @@
  * ma-lock: create one locked mapping the way a test scenario asks, report
  * it, and hold it until stdin reaches end of file (or SIGTERM).
  *
- *   ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]
+ *   ma-lock [--file PATH | --anon | --shm] --mb MB [--offset-kb KB]
  *           --lock fault|maplocked|populate|onfault|mlockall|none [--touch-pct P]
  *           [--munlock-kb OFF:LEN] [--fork] [--hugetlb] [--readonly]
  *           [--mprotect-kb OFF:LEN] [--onfault-kb OFF:LEN] [--mremap-kb OFF:LEN]
+ *           [--munmap-kb OFF:LEN] [--punch-kb OFF:LEN] [--truncate-kb KB]
  *           [--leader-exit]
  *
  * The mapping starts OFFSET KB past a 2 MiB-aligned address. --file maps
  * PATH MAP_SHARED (writing it first if it is shorter than MB); --anon maps
- * private anonymous memory, MADV_HUGEPAGE'd.
+ * private anonymous memory, --shm shared anonymous memory (shmem's
+ * internal mount, whose large folios hugepages-*kB/shmem_enabled set),
+ * both MADV_HUGEPAGE'd.
  *   fault      touch every page, then mlock()
  *   maplocked  mmap(MAP_LOCKED)
  *   populate   mlock() the untouched mapping
@@ -28,7 +31,9 @@
  * After locking, each of these changes LEN KB at OFF KB into the mapping,
  * splitting the VMA there (inside large folios when OFF is not a multiple
  * of their size): --mprotect-kb makes it read-only, --onfault-kb
- * mlock2(MLOCK_ONFAULT)s it, --mremap-kb moves it elsewhere. With
+ * mlock2(MLOCK_ONFAULT)s it, --mremap-kb moves it elsewhere, --munmap-kb
+ * unmaps it; --punch-kb punches a hole there in the file
+ * (FALLOC_FL_PUNCH_HOLE) and --truncate-kb cuts the file to KB. With
  * --leader-exit the main thread exits once the mapping is ready and
  * another thread holds it (the thread-group leader is then a zombie).
  * Prints "ready pid=N addr=0xA len=L" and waits.
@@ -61,10 +66,11 @@ static void die(const char *what)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ma-lock [--file PATH | --anon] --mb MB [--offset-kb KB]\n"
+		"usage: ma-lock [--file PATH | --anon | --shm] --mb MB [--offset-kb KB]\n"
 		"               --lock fault|maplocked|populate|onfault|mlockall|none [--touch-pct P]\n"
 		"               [--munlock-kb OFF:LEN] [--fork] [--hugetlb] [--readonly]\n"
 		"               [--mprotect-kb OFF:LEN] [--onfault-kb OFF:LEN] [--mremap-kb OFF:LEN]\n"
+		"               [--munmap-kb OFF:LEN] [--punch-kb OFF:LEN] [--truncate-kb KB]\n"
 		"               [--leader-exit]\n");
 	exit(2);
 }
@@ -123,7 +129,8 @@ int main(int argc, char **argv)
 	const char *file = NULL, *lock = NULL;
 	long mb = 0, off_kb = 0, pct = 50, mu_off = -1, mu_len = 0;
 	long mp_off = -1, mp_len = 0, of_off = -1, of_len = 0, mr_off = -1, mr_len = 0;
-	int anon = 0, fd = -1, flags, i, do_fork = 0, hugetlb = 0, prot, leader_exit = 0;
+	long mn_off = -1, mn_len = 0, ph_off = -1, ph_len = 0, trunc_kb = -1;
+	int shm = 0, anon = 0, fd = -1, flags, i, do_fork = 0, hugetlb = 0, prot, leader_exit = 0;
 	pid_t child = 0;
 	size_t len;
 	char *base, *p, c;
@@ -131,6 +138,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--anon"))
 			anon = 1;
+		else if (!strcmp(argv[i], "--shm"))
+			shm = anon = 1;
 		else if (i + 1 < argc && !strcmp(argv[i], "--file"))
 			file = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--mb"))
@@ -151,6 +160,14 @@ int main(int argc, char **argv)
 			range(argv[++i], &of_off, &of_len);
 		} else if (i + 1 < argc && !strcmp(argv[i], "--mremap-kb")) {
 			range(argv[++i], &mr_off, &mr_len);
+		} else if (i + 1 < argc && !strcmp(argv[i], "--munmap-kb")) {
+			range(argv[++i], &mn_off, &mn_len);
+		} else if (i + 1 < argc && !strcmp(argv[i], "--punch-kb")) {
+			range(argv[++i], &ph_off, &ph_len);
+		} else if (i + 1 < argc && !strcmp(argv[i], "--truncate-kb")) {
+			trunc_kb = num(argv[++i]);
+			if (trunc_kb % 4)
+				usage();
 		} else if (!strcmp(argv[i], "--leader-exit"))
 			leader_exit = 1;
 		else if (!strcmp(argv[i], "--fork"))
@@ -163,7 +180,8 @@ int main(int argc, char **argv)
 			usage();
 	}
 	if (!mb || !lock || anon == !!file || (off_kb * 1024) % 4096 || pct > 100 ||
-	    (hugetlb && off_kb))
+	    (hugetlb && off_kb) || (shm && hugetlb) ||
+	    ((ph_off >= 0 || trunc_kb >= 0) && !file))
 		usage();
 	len = (size_t)mb << 20;
 
@@ -194,7 +212,8 @@ int main(int argc, char **argv)
 
 	if (!strcmp(lock, "mlockall") && mlockall(MCL_CURRENT | MCL_FUTURE))
 		die("mlockall");
-	flags = MAP_FIXED | (anon ? MAP_PRIVATE | MAP_ANONYMOUS : MAP_SHARED);
+	flags = MAP_FIXED | (!anon ? MAP_SHARED : shm ? MAP_SHARED | MAP_ANONYMOUS :
+			     MAP_PRIVATE | MAP_ANONYMOUS);
 	if (!strcmp(lock, "maplocked"))
 		flags |= MAP_LOCKED;
 	if (hugetlb)
@@ -243,6 +262,13 @@ int main(int argc, char **argv)
 			   MREMAP_MAYMOVE | MREMAP_FIXED, to) == MAP_FAILED)
 			die("mremap");
 	}
+	if (mn_off >= 0 && munmap(p + mn_off * 1024, mn_len * 1024))
+		die("munmap");
+	if (ph_off >= 0 && fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				     ph_off * 1024, ph_len * 1024))
+		die("fallocate(FALLOC_FL_PUNCH_HOLE)");
+	if (trunc_kb >= 0 && ftruncate(fd, trunc_kb * 1024))
+		die("ftruncate");
 	if (do_fork) {
 		child = fork();
 		if (child < 0)
