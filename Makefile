@@ -12,7 +12,7 @@
 #   make check [KERNELS=...]  the test suite on 6.1, 6.12 and 7.3
 #   make check-debug          the suite on the debug kernel 6.12-debug (KASAN,
 #                             lockdep, kmemleak), built first if needed (~17 min)
-#   make bench [KERNELS=...]  benchmarks, ratios measured in one boot
+#   make bench [KERNELS=...]  benchmarks, measured in one boot; fail below a threshold
 #   make dkms-install [KVER=] install the sources with DKMS and build for KVER
 #   make style                checkpatch.pl over the kernel sources
 
