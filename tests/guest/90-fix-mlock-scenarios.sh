@@ -16,9 +16,9 @@
 # leave no page unmapped that the stock kernel maps (the "fault" fix maps
 # whole folios at a fault, so more may be resident). With the fix active
 # or upstream (7.3) no locked page may be left in a missed folio except
-# across a page-table boundary (which upstream leaves out on purpose), and where the fix is
-# active the bug must show without it in some scenarios (else the fix is
-# credited with nothing). After each scenario exits, Mlocked and
+# across a page-table boundary (which upstream leaves out on purpose), and
+# where the fix is active the bug must show without it in some scenarios
+# (else the fix is credited with nothing). After each scenario exits, Mlocked and
 # Unevictable return to where they were within 64 kB. The module's own
 # figures are printed beside, and not judged.
 . ./lib.sh
