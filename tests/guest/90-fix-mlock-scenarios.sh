@@ -18,9 +18,9 @@
 # or upstream (7.3) no locked page may be left in a missed folio except
 # across a page-table boundary (which upstream leaves out on purpose), and
 # where the fix is active the bug must show without it in some scenarios
-# (else the fix is credited with nothing). After each scenario exits, Mlocked and
-# Unevictable return to where they were within 64 kB. The module's own
-# figures are printed beside, and not judged.
+# (else the fix is credited with nothing). After each scenario exits,
+# Mlocked and Unevictable return to where they were within 64 kB. The
+# module's own figures are printed beside, and not judged.
 . ./lib.sh
 [ -n "$SCRATCH" ] || skip "no scratch disk (run with scripts/vm-run --disk)"
 unload
