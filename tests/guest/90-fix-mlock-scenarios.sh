@@ -152,10 +152,7 @@ run() {
 		act "$action"
 		drain
 		d=$(($(meminfo_kb Mlocked) - M0)) ue=$(($(meminfo_kb Unevictable) - U0))
-		ora=$(ma-kpf $HOLD_PID) || fail "$name: ma-kpf failed"
-		c=$(echo "$ora" | awk '$1 == "vma" { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] += kv[2] } }
-			END { printf "%d %d %d %d %d %d", v["resident"], v["mlocked"], v["missed"],
-				v["missed_crossed"], v["partial"], v["small_unmlocked"] }')
+		c=$(kpf_totals $HOLD_PID)
 		echo "$name $d $ue $c $(sum locked_kb) $(sum undercount_missed_kb)" >>/tmp/mode.$1
 		unhold
 		rm -f /mnt/huge/[pt] /mnt/xfs/[pt]

@@ -49,12 +49,9 @@ mkdir -p $CG/ma
 echo $(((MB + 16) << 20)) >$CG/ma/memory.max
 echo $$ >$CG/ma/cgroup.procs
 
-# oracle: the locked VMAs of both holders, by pagemap + kpageflags (ma-kpf):
-# "resident mlocked missed crossed" in pages
-oracle() {
-	ma-kpf $p1 $p2 | awk '$1 == "vma" { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] += kv[2] } }
-		END { printf "%d %d %d %d", v["resident"], v["mlocked"], v["missed"], v["missed_crossed"] }'
-}
+# oracle: the locked VMAs of both holders (kpf_totals: resident mlocked
+# missed missed_crossed ..., in pages)
+oracle() { kpf_totals $p1 $p2; }
 events() { sed -n 2p $DBG/fixes | tr ' ' '\n' | awk -F= '/^(referenced|unmap)_mlocks=/ { n += $2 } END { print n + 0 }'; }
 # pressure LRU: the reader's pressure with lru_gen/enabled at LRU (n: the
 # classic LRU, y: the multi-gen LRU, "classic" where there is no MGLRU)

@@ -198,6 +198,15 @@ xfs_mount() {
 # compact_unevictable_allowed=0 so that mlocked pages are not migrated).
 drain() { echo 1 >/proc/sys/vm/compact_memory; }
 
+# kpf_totals PID...: the locked VMAs of the PIDs by pagemap + kpageflags
+# (ma-kpf), summed: "resident mlocked missed missed_crossed partial
+# small_unmlocked", in pages
+kpf_totals() {
+	kt=$(ma-kpf "$@") || fail "ma-kpf $* failed"
+	echo "$kt" | awk '$1 == "vma" { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] += kv[2] } }
+		END { printf "%d %d %d %d %d %d\n", v["resident"], v["mlocked"], v["missed"],
+			v["missed_crossed"], v["partial"], v["small_unmlocked"] }'
+}
 # hold ARGS...: run "ma-lock ARGS" in the background until unhold; sets
 # HOLD_PID (and HOLD_CHILD with --fork).
 HOLDS=0
