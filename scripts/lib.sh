@@ -172,3 +172,14 @@ ma_kconfig() {
 	done
 	ma_die "no kernel config for $1 in its image packages or build"
 }
+# ma_build_break KERNEL BREAK DIR: build the module for KERNEL into DIR
+# with the test-only switch MLOCK_AUDIT_BREAK=BREAK (for example
+# noop_mlock: a fix whose replacements do only what the kernel's do), the
+# output in DIR.log. On failure its last 20 lines are printed and the
+# status is 1; the caller gives the verdict.
+ma_build_break() {
+	if ! "$MA_TOP/scripts/build" --out "$3" "$1" "MLOCK_AUDIT_BREAK=$2" >"$3.log" 2>&1; then
+		tail -n 20 "$3.log"
+		return 1
+	fi
+}
