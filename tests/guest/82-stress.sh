@@ -32,11 +32,7 @@ knob /proc/sys/kernel/hung_task_timeout_secs 20
 # alone still let the first worker that registered start a pass. Cycles
 # 10 and 40 swap the thread (scanresume), each swap starting one pass.
 khugepaged_asleep
-xfs_mount
-mkdir -p /mnt/huge
-mount -t tmpfs -o huge=always,size=400m tmpfs /mnt/huge || fail "huge tmpfs"
-dd if=/dev/urandom of=/mnt/xfs/reference bs=1M count=8 2>/dev/null
-sum0=$(sha256sum </mnt/xfs/reference)
+stress_fs
 dmesg -c >/dev/null
 drain
 M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
@@ -54,14 +50,7 @@ trap cleanup EXIT
 ma-stress 8 "$SECONDS_" /mnt/xfs/reference /mnt/huge /mnt/xfs >/tmp/stress.out 2>&1 &
 spid=$!
 pids="$pids $spid"
-# memory pressure: map and touch ~40% of what is available, again and again
-free_mb=$(($(meminfo_kb MemAvailable) / 1024))
-(
-	end=$(($(date +%s) + SECONDS_))
-	while [ "$(date +%s)" -lt $end ]; do
-		ma-workload anon-thp $((free_mb * 4 / 10)) 1 >/dev/null 2>&1
-	done
-) &
+stress_pressure "$SECONDS_"
 pids="$pids $!"
 # readers: every debugfs file, whether the module is loaded or not
 (
@@ -130,7 +119,7 @@ grep -q 'malformed=0$' /tmp/readers.out || fail "malformed debugfs reads: $(cat 
 [ $cycles -ge 50 ] || fail "only $cycles load/unload cycles"
 [ $lp_cycles -ge 1 ] || fail "the livepatch was never enabled"
 
-[ "$(sha256sum </mnt/xfs/reference)" = "$sum0" ] || fail "the reference file changed"
+[ "$(sha256sum </mnt/xfs/reference)" = "$STRESS_SUM" ] || fail "the reference file changed"
 bad=$(dmesg | grep -E 'Oops|WARNING|BUG|blocked for more than|hung_task' | head -n 3)
 [ -z "$bad" ] || fail "kernel log: $bad"
 
@@ -159,13 +148,10 @@ back "after unmounting tmpfs and XFS" ||
 # (the stock residue comes and goes); one that leaves at least as much
 # (less 64 kB) shows it is the stock kernel's
 for run in 1 2 3; do
-	xfs_mount
-	mount -t tmpfs -o huge=always,size=400m tmpfs /mnt/huge || fail "huge tmpfs"
-	dd if=/dev/urandom of=/mnt/xfs/reference bs=1M count=8 2>/dev/null
+	stress_fs
 	drain
 	M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
-	( end=$(($(date +%s) + SECONDS_)); while [ "$(date +%s)" -lt $end ]; do
-		ma-workload anon-thp $((free_mb * 4 / 10)) 1 >/dev/null 2>&1; done ) &
+	stress_pressure "$SECONDS_"
 	pids=$!
 	ma-stress 8 "$SECONDS_" /mnt/xfs/reference /mnt/huge /mnt/xfs >/tmp/control.out 2>&1 ||
 		fail "control ma-stress failed: $(cat /tmp/control.out)"

@@ -22,9 +22,7 @@ knob /proc/sys/kernel/hung_task_timeout_secs 20
 # collapse_huge_page() and trips the detector (stock 7.3 without the
 # module; 6.1 with the scanresume fix's thread, woken by the first worker
 # that registered, as a long scan period alone allows).
-xfs_mount
-mkdir -p /mnt/huge
-mount -t tmpfs -o huge=always,size=400m tmpfs /mnt/huge || fail "huge tmpfs"
+stress_fs
 pids=""
 cleanup() {
 	kill $pids 2>/dev/null
@@ -35,8 +33,6 @@ cleanup() {
 	umount /mnt/huge /mnt/xfs 2>/dev/null
 }
 trap cleanup EXIT
-dd if=/dev/urandom of=/mnt/xfs/reference bs=1M count=8 2>/dev/null
-sum0=$(sha256sum </mnt/xfs/reference)
 drain
 M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
 load
@@ -47,20 +43,14 @@ info "base line: Mlocked $M0 kB, Unevictable $U0 kB; active fixes: $active; $SEC
 ma-stress 8 "$SECONDS_" /mnt/xfs/reference /mnt/huge /mnt/xfs >/tmp/stress.out 2>&1 &
 spid=$!
 pids="$pids $spid"
-free_mb=$(($(meminfo_kb MemAvailable) / 1024))
-(
-	end=$(($(date +%s) + SECONDS_))
-	while [ "$(date +%s)" -lt $end ]; do
-		ma-workload anon-thp $((free_mb * 4 / 10)) 1 >/dev/null 2>&1
-	done
-) &
+stress_pressure "$SECONDS_"
 hpid=$!
 pids="$pids $hpid"
 wait $spid || fail "ma-stress failed: $(tr '\n' ' ' </tmp/stress.out)"
 wait $hpid
 pids=""
 info "$(cat /tmp/stress.out)"
-[ "$(sha256sum </mnt/xfs/reference)" = "$sum0" ] || fail "the reference file changed"
+[ "$(sha256sum </mnt/xfs/reference)" = "$STRESS_SUM" ] || fail "the reference file changed"
 grep '^livepatch\|^fix=' $DBG/fixes | sed 's/^/  /'
 grep -q '^livepatch state=enabled' $DBG/fixes || fail "the livepatch is no longer enabled"
 for f in $active; do

@@ -193,6 +193,29 @@ xfs_mount() {
 	mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
 }
 
+# stress_fs: for the stress tests (82, 83), XFS on the scratch disk and a
+# 400 MiB huge tmpfs at /mnt/huge, with an 8 MiB random reference file on
+# XFS whose checksum is in $STRESS_SUM
+stress_fs() {
+	xfs_mount
+	mkdir -p /mnt/huge
+	mount -t tmpfs -o huge=always,size=400m tmpfs /mnt/huge || fail "huge tmpfs"
+	dd if=/dev/urandom of=/mnt/xfs/reference bs=1M count=8 2>/dev/null || fail "dd of the reference file"
+	STRESS_SUM=$(sha256sum </mnt/xfs/reference)
+}
+# stress_pressure SECONDS: in the background ($! is its PID), memory
+# pressure for SECONDS: map and touch about 40% of the memory available
+# now, again and again
+stress_pressure() {
+	sp_mb=$(($(meminfo_kb MemAvailable) / 1024))
+	(
+		end=$(($(date +%s) + $1))
+		while [ "$(date +%s)" -lt $end ]; do
+			ma-workload anon-thp $((sp_mb * 4 / 10)) 1 >/dev/null 2>&1
+		done
+	) &
+}
+
 # Drain the per-CPU LRU and mlock batches on every CPU: the compaction
 # sysctl runs lru_add_drain_all() first (tests set
 # compact_unevictable_allowed=0 so that mlocked pages are not migrated).
