@@ -10,6 +10,8 @@
  *                   crosses a 2 MiB page-table boundary)
  *   partial         a large folio, not mlocked, only partly mapped here
  *   small_unmlocked an order-0 folio that is not mlocked
+ *   large           any large folio, mlocked or not (a count across the
+ *                   classes above)
  *
  * The zero page is not counted (nor by the module).
  *
@@ -89,7 +91,7 @@ static void audit_vma(int pm_fd, int pid, unsigned long start, unsigned long end
 		      const char *flags)
 {
 	size_t npages = (end - start) / PAGE, n = 0, i, resident;
-	unsigned long mlocked = 0, missed = 0, crossed = 0, partial = 0, small = 0;
+	unsigned long mlocked = 0, missed = 0, crossed = 0, partial = 0, small = 0, large = 0;
 	uint64_t *ent = malloc(npages * sizeof(*ent));
 	struct mapped *m = malloc(npages * sizeof(*m));
 
@@ -130,6 +132,8 @@ static void audit_vma(int pm_fd, int pid, unsigned long start, unsigned long end
 		if (hf & (1ULL << KPF_COMPOUND_HEAD))
 			while (kpf(head + nr) & (1ULL << KPF_COMPOUND_TAIL))
 				nr++;
+		if (nr > 1)
+			large++;
 		if (hf & (1ULL << KPF_MLOCKED)) {
 			mlocked++;
 			continue;
@@ -158,8 +162,8 @@ static void audit_vma(int pm_fd, int pid, unsigned long start, unsigned long end
 				crossed++;
 		}
 	}
-	printf("vma pid=%d start=%lx end=%lx flags=%s resident=%zu mlocked=%lu missed=%lu missed_crossed=%lu partial=%lu small_unmlocked=%lu\n",
-	       pid, start, end, flags, resident, mlocked, missed, crossed, partial, small);
+	printf("vma pid=%d start=%lx end=%lx flags=%s resident=%zu mlocked=%lu missed=%lu missed_crossed=%lu partial=%lu small_unmlocked=%lu large=%lu\n",
+	       pid, start, end, flags, resident, mlocked, missed, crossed, partial, small, large);
 	free(ent);
 	free(m);
 }
