@@ -39,7 +39,7 @@ t_dis=$(($(ms) - t0))
 unload
 info "disabling mlock_audit's livepatch: ${t_dis} ms"
 
-# drain() compacts memory: mlocked pages must stay where they are (a
+# compaction (kcompactd) must not move mlocked pages (a
 # migrated large folio comes back unmlocked, as upstream)
 knob /proc/sys/vm/compact_unevictable_allowed 0
 xfs_mount

@@ -22,7 +22,7 @@ load
 state=$(fix_state mlock)
 unload
 need_fix mlock "$state" active
-# drain() compacts memory: mlocked pages must stay where they are (a
+# compaction (kcompactd) must not move mlocked pages (a
 # migrated large folio comes back unmlocked, as upstream)
 knob /proc/sys/vm/compact_unevictable_allowed 0
 xfs_mount

@@ -14,7 +14,7 @@ state=$(fix_state mlock)
 need_fix mlock "$state" active
 grep -q '^fix=scanresume state=active' $DBG/fixes ||
 	fail "scanresume is not active: the disable transition may end before it can be reversed"
-# drain() compacts memory: mlocked pages must stay where they are (a
+# compaction (kcompactd) must not move mlocked pages (a
 # migrated large folio comes back unmlocked, as upstream)
 knob /proc/sys/vm/compact_unevictable_allowed 0
 xfs_mount

@@ -216,10 +216,13 @@ stress_pressure() {
 	) &
 }
 
-# Drain the per-CPU LRU and mlock batches on every CPU: the compaction
-# sysctl runs lru_add_drain_all() first (tests set
-# compact_unevictable_allowed=0 so that mlocked pages are not migrated).
-drain() { echo 1 >/proc/sys/vm/compact_memory; }
+# Drain the per-CPU LRU and mlock batches on every CPU, migrating nothing
+# (ma-drain: move_pages() of no page). Until now this wrote
+# vm/compact_memory, which drains and then compacts: a not-mlocked large
+# XFS folio split by compaction came back unmapped (stock split_folio()
+# does not remap file pages), and 90 saw 640 kB of a locked mapping
+# unmapped with the fixes on 6.12 (the likely cause; not caught in the act).
+drain() { ma-drain || fail "ma-drain failed"; }
 
 # kpf_totals PID...: the locked VMAs of the PIDs by pagemap + kpageflags
 # (ma-kpf), summed: "resident mlocked missed missed_crossed partial
