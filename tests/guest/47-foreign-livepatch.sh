@@ -56,9 +56,9 @@ hold --file /mnt/xfs/f --mb 32 --lock maplocked
 ml1=$(meminfo_kb Mlocked)
 info "Mlocked $ml0 kB at start, $ml1 kB with the locked mapping held"
 
-fsw0=$(sed -n 's/.* foreign_swaps=\([0-9]*\).*/\1/p' $DBG/fixes)
+fsw0=$(fixes_field foreign_swaps)
 replace
-fsw1=$(sed -n 's/.* foreign_swaps=\([0-9]*\).*/\1/p' $DBG/fixes 2>/dev/null)
+fsw1=$(fixes_field foreign_swaps)
 info "with mlock_audit (fixes: $active): transition $TT ms (insmod to its end: $T ms)"
 # The margin. The livepatch core tries to finish a transition, then
 # retries after round_jiffies_relative(HZ): at most 1750 ms. A task still

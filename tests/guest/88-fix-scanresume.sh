@@ -79,7 +79,7 @@ until grep -q '^collapsed_ms=' /tmp/sr.out; do
 	sleep 0.1
 	n=$((n + 1))
 done
-resumed=$(sed -n 's/.* resumed_visits=\([0-9]*\).*/\1/p' $DBG/fixes)
+resumed=$(fixes_field resumed_visits)
 info "with the fix: contended mm $(grep -E '^(collapsed|timeout)' /tmp/sr.out); resumed_visits=$resumed"
 [ "$resumed" -gt 0 ] || fail "no visit of the contended mm was resumed past 0"
 

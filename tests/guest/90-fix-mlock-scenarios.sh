@@ -114,10 +114,7 @@ act() {
 			fail "split_huge_pages refused pid $HOLD_PID $rng"
 		# the request was taken; the folios must also be split: no page
 		# of the locked VMA in a large folio any more (pagemap + kpageflags)
-		kt=$(ma-kpf "$HOLD_PID") || fail "ma-kpf $HOLD_PID failed"
-		sp=$(echo "$kt" | awk '$1 == "vma" { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] += kv[2] } }
-			END { print v["resident"] + 0, v["large"] + 0 }')
-		set -- $sp
+		set -- $(kpf_sum "resident large" "$HOLD_PID")
 		[ "$1" -gt 0 ] && [ "$2" = 0 ] ||
 			fail "split_huge_pages on pid $HOLD_PID: $2 of $1 resident pages still in large folios"
 		info "split: $1 resident pages, none left in a large folio"

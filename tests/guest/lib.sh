@@ -170,6 +170,8 @@ kh_pass_over() {
 kh_holder_end() { [ -z "${KH_HOLDER:-}" ] || kill "$KH_HOLDER" 2>/dev/null; }
 # fix_state NAME: the state of a live fix in debugfs "fixes"
 fix_state() { sed -n "s/^fix=$1 state=\([a-z]*\).*/\1/p" $DBG/fixes; }
+# fixes_field NAME: the value of NAME=N in debugfs "fixes" (one fix's line)
+fixes_field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" $DBG/fixes; }
 
 # Sum of the hits of every symbol of HOOK in debugfs "probes".
 hits() {
@@ -217,22 +219,23 @@ stress_pressure() {
 }
 
 # Drain the per-CPU LRU and mlock batches on every CPU, migrating nothing
-# (ma-drain: move_pages() of no page). Until now this wrote
-# vm/compact_memory, which drains and then compacts: a not-mlocked large
-# XFS folio split by compaction came back unmapped (stock split_folio()
-# does not remap file pages), and 90 saw 640 kB of a locked mapping
-# unmapped with the fixes on 6.12 (the likely cause; not caught in the act).
+# (ma-drain: move_pages() of no page; why not vm/compact_memory: see
+# tests/progs/ma-drain.c)
 drain() { ma-drain || fail "ma-drain failed"; }
 
-# kpf_totals PID...: the locked VMAs of the PIDs by pagemap + kpageflags
-# (ma-kpf), summed: "resident mlocked missed missed_crossed partial
-# small_unmlocked", in pages
-kpf_totals() {
+# kpf_sum "KEY..." PID...: the locked VMAs of the PIDs by pagemap +
+# kpageflags (ma-kpf), each KEY (a field of its "vma" lines) summed over
+# them, in pages, in the order given
+kpf_sum() {
+	ks_keys=$1
+	shift
 	kt=$(ma-kpf "$@") || fail "ma-kpf $* failed"
-	echo "$kt" | awk '$1 == "vma" { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] += kv[2] } }
-		END { printf "%d %d %d %d %d %d\n", v["resident"], v["mlocked"], v["missed"],
-			v["missed_crossed"], v["partial"], v["small_unmlocked"] }'
+	echo "$kt" | awk -v keys="$ks_keys" '$1 == "vma" { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] += kv[2] } }
+		END { n = split(keys, k, " "); for (i = 1; i <= n; i++) printf "%d%s", v[k[i]], i < n ? " " : "\n" }'
 }
+# kpf_totals PID...: "resident mlocked missed missed_crossed partial
+# small_unmlocked" of kpf_sum
+kpf_totals() { kpf_sum "resident mlocked missed missed_crossed partial small_unmlocked" "$@"; }
 # hold ARGS...: run "ma-lock ARGS" in the background until unhold; sets
 # HOLD_PID (and HOLD_CHILD with --fork).
 HOLDS=0
