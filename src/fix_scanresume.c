@@ -26,7 +26,10 @@
  *    transition.
  *
  * The THP settings, min_free_kbytes and the registered mms are not
- * touched: khugepaged only pauses for one kthread_stop() and one fork. The
+ * touched: khugepaged only pauses for one kthread_stop() and one fork, and
+ * a new thread that runs ma_khugepaged() first sleeps out what is left of
+ * the old one's scan sleep (the kernel's khugepaged(), which the thread
+ * goes back to at disable, starts with a pass, as at boot). The
  * new thread gets what the administrator set on the old one: CPU
  * affinity, scheduling policy, priority and nice value, I/O priority and
  * cgroups. A reversed transition (0 written to "enabled" while enabling)
@@ -40,8 +43,10 @@
  * livepatch services ship) does, with a nop that sends the thread back to
  * the kernel's khugepaged(). So the work keeps watching, every 500 ms, for
  * as long as the fix is in the patch: a transition of another livepatch
- * that leaves the thread unswitched for MA_SWAP_FOREIGN polls gets the
- * same thread swap, into that transition's target state. The work never
+ * that leaves the thread unswitched in its wait between two passes for
+ * MA_SWAP_FOREIGN polls gets the same thread swap, into that transition's
+ * target state. A thread in a pass is not stopped: it is switched, or
+ * swapped, once it waits. The work never
  * dereferences the other patch (it may go at any time); fixes.c notices
  * when ours was replaced.
  */
@@ -184,6 +189,8 @@ static void ma_khugepaged_swap(int target)
 		kthread_stop(old);
 		*ma_kh.thread = new;
 		get_task_struct(new);
+		/* ma_khugepaged() sleeps out the old thread's scan sleep */
+		WRITE_ONCE(ma_khugepaged_successor, new);
 		wake_up_process(new);
 		if (!list_empty(&ma_kh.scan->mm_head))
 			wake_up_interruptible(ma_kh.wait);
@@ -202,15 +209,21 @@ out:
 	put_task_struct(old);
 }
 
-/* Is the khugepaged thread outside the state @target? */
-static bool ma_khugepaged_unswitched(int target)
+/*
+ * Is the khugepaged thread outside the state @target while it waits
+ * between two passes? Another livepatch's transition switches a thread in
+ * ma_khugepaged()'s wait unless it changes khugepaged() itself; a thread
+ * in a pass is left to finish it, and is switched in its next wait.
+ */
+static bool ma_khugepaged_stuck(int target)
 {
 	struct task_struct *t;
 	bool ret;
 
 	mutex_lock(ma_kh.mutex);
 	t = *ma_kh.thread;
-	ret = t && READ_ONCE(t->patch_state) != target;
+	ret = t && READ_ONCE(t->patch_state) != target &&
+	      READ_ONCE(ma_khugepaged_waiting);
 	mutex_unlock(ma_kh.mutex);
 	return ret;
 }
@@ -227,7 +240,7 @@ static void ma_swap_fn(struct work_struct *work)
 		next = MA_SWAP_POLL;
 	} else if (tp) {
 		/* another livepatch's transition, not looked into */
-		if (!ma_khugepaged_unswitched(target)) {
+		if (!ma_khugepaged_stuck(target)) {
 			ma_foreign_polls = 0;
 		} else if (++ma_foreign_polls >= MA_SWAP_FOREIGN) {
 			ma_foreign_polls = 0;
@@ -250,6 +263,7 @@ static void ma_scanresume_transition(struct ma_fix *fix)
 static void ma_scanresume_unpatched(struct ma_fix *fix)
 {
 	cancel_delayed_work_sync(&ma_swap_work);
+	WRITE_ONCE(ma_khugepaged_successor, NULL);
 	ma_scanresume_forget();
 }
 

@@ -31,6 +31,14 @@
 #define MA_NOOP_SCANRESUME	1
 #endif
 #define MA_NOOP(fix)		IS_ENABLED(MA_NOOP_##fix)
+/*
+ * Test-only (MLOCK_AUDIT_BREAK=hold_early_mlock): the 6.1 mlock fix
+ * mlocks large folios from the start of the enable transition, as it did
+ * before issue 15 (tests/host/enable-window shows what that strands).
+ */
+#ifdef MLOCK_AUDIT_BREAK_HOLD_EARLY_MLOCK
+#define MA_EARLY_MLOCK		1
+#endif
 
 enum ma_fix_state {
 	MA_FIX_OFF,		/* not selected, or disabled */
@@ -147,5 +155,9 @@ extern atomic_long_t ma_lazyfree_skips;	/* ranges it left alone */
 int ma_khugepaged(void *none);
 extern atomic_long_t ma_scanresume_resumes;
 void ma_scanresume_forget(void);
+/* the thread fix_scanresume.c put in place of one that was asleep */
+extern struct task_struct *ma_khugepaged_successor;
+/* ma_khugepaged() is between two passes (in its scan-sleep or idle wait) */
+extern bool ma_khugepaged_waiting;
 
 #endif /* _MLOCK_AUDIT_FIXES_H */

@@ -63,6 +63,8 @@
 #include "symbols.h"
 
 atomic_long_t ma_scanresume_resumes;	/* visits that did not start at 0 */
+struct task_struct *ma_khugepaged_successor;
+bool ma_khugepaged_waiting;
 
 /*
  * A position is an xarray value entry: the page number of the address, and
@@ -496,6 +498,18 @@ static void ma_wait_work(void)
 		wait_event_freezable(*ma_kh.wait, ma_wait_event());
 }
 
+/* The scan sleep of the thread this one replaced, to its end. */
+static void ma_continue_sleep(void)
+{
+	long left = READ_ONCE(*ma_kh.sleep_expire) - jiffies;
+
+	if (left <= 0 || !ma_has_work())
+		return;
+	WRITE_ONCE(ma_khugepaged_waiting, true);
+	wait_event_freezable_timeout(*ma_kh.wait, ma_should_wakeup(), left);
+	WRITE_ONCE(ma_khugepaged_waiting, false);
+}
+
 /**
  * ma_khugepaged() - the khugepaged kthread, with seed 004.
  * @none: unused, as for khugepaged()
@@ -509,9 +523,22 @@ int ma_khugepaged(void *none)
 	set_freezable();
 	set_user_nice(current, MAX_NICE);
 
+	/*
+	 * In place of a thread that the swap stopped: one khugepaged, so
+	 * first the rest of its scan sleep (khugepaged_sleep_expire, which
+	 * it set), not a pass at once. A thread stopped during a pass had
+	 * let its sleep expire: this one carries on at once, from the
+	 * position the stopped one saved.
+	 */
+	if (READ_ONCE(ma_khugepaged_successor) == current) {
+		WRITE_ONCE(ma_khugepaged_successor, NULL);
+		ma_continue_sleep();
+	}
 	while (!kthread_should_stop()) {
 		ma_do_scan(ma_kh.collapse_control);
+		WRITE_ONCE(ma_khugepaged_waiting, true);
 		ma_wait_work();
+		WRITE_ONCE(ma_khugepaged_waiting, false);
 	}
 
 	/* a later ma_khugepaged() resumes the current slot where we are */
