@@ -21,9 +21,10 @@
  * Locking: mmap_lock is held for read for at most MA_PMDS_PER_HOLD units of
  * work, a unit being one page table (2 MiB of address space) walked or one
  * VMA visited; then it is dropped (and cond_resched() called) so that page
- * faults and mmap writers of the process get through. A VMA that changed
- * meanwhile is abandoned and counted as "changed". Each page table is
- * walked under its page-table lock, a PMD-mapped THP under the PMD lock.
+ * faults and mmap writers of the process get through (the 6.1 undo
+ * excepted, see below). A VMA that changed meanwhile is abandoned and
+ * counted as "changed". Each page table is walked under its page-table
+ * lock, a PMD-mapped THP under the PMD lock.
  *
  * System-wide, each physical page is counted once however many VMAs map
  * it, with a bitmap of one bit per page frame (RAM / 32768 bytes),
@@ -41,10 +42,14 @@
  * 6.1 itself mlocks a large folio only through a PMD mapping, so such a
  * folio was mlocked by the fix, whatever its mappings went through since
  * (VMA splits inside it, mremap of a part, a page-table relock between
- * its entries). The undo runs in a work item, not under klp_mutex; it
- * waits for mmap_lock as long as it takes and stops only when the fix is
- * in force again (a reversed disable): what it leaves mlocked would stay
- * so.
+ * its entries). It holds mmap_lock for reading over the whole of each
+ * process (it only calls cond_resched() between units of work): were it
+ * let go, an mremap() could move a folio from ahead of the walk to behind
+ * it, where nothing munlocks it. Writers of that process wait for the walk
+ * of it, once, at disable. The undo runs in a work item, not under
+ * klp_mutex; it waits for mmap_lock as long as it takes and stops only
+ * when the fix is in force again (a reversed disable): what it leaves
+ * mlocked would stay so.
  */
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
@@ -394,12 +399,19 @@ static int ma_mmap_lock(struct mm_struct *mm, const bool *stop)
 	return 0;
 }
 
-/* Drop and retake mmap_lock, letting faults and writers through. */
+/*
+ * Drop and retake mmap_lock, letting faults and writers through. The undo
+ * keeps it (see the header comment) and only lets the CPU go.
+ */
 static int ma_relock(struct ma_walk *w)
 {
+	w->budget = MA_PMDS_PER_HOLD;
+	if (w->undo) {
+		cond_resched();
+		return 0;
+	}
 	mmap_read_unlock(w->mm);
 	cond_resched();
-	w->budget = MA_PMDS_PER_HOLD;
 	return ma_mmap_lock(w->mm, w->stop);
 }
 
