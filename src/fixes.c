@@ -231,6 +231,7 @@ static struct klp_object ma_klp_objs[] = {
 			.post_unpatch = ma_post_unpatch,
 		},
 	},
+	MA_HOLD_OBJECT
 	{ }
 };
 

@@ -38,6 +38,8 @@
  */
 #ifdef MLOCK_AUDIT_BREAK_HOLD_EARLY_MLOCK
 #define MA_EARLY_MLOCK		1
+#else
+#define MA_EARLY_MLOCK		0
 #endif
 
 enum ma_fix_state {

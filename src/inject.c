@@ -17,6 +17,7 @@
  * exists only to exercise the error paths.
  */
 #include <linux/kernel.h>
+#include <linux/livepatch.h>
 #include <linux/module.h>
 #include <linux/string.h>
 
@@ -79,3 +80,19 @@ bool ma_inject(const char *site)
 	pr_info("fail_at=%s: injecting a failure (pass %u)\n", site, ma_inject_seen);
 	return true;
 }
+
+#if defined(MLOCK_AUDIT_BREAK_HOLD) || defined(MLOCK_AUDIT_BREAK_HOLD_EARLY_MLOCK)
+/*
+ * In place of ma_hold_wait() (tests/modules/ma_hold): the tests never call
+ * it once the transition has switched them; it waits for nothing.
+ */
+static int ma_hold_wait_replaced(void)
+{
+	return 0;
+}
+
+struct klp_func ma_hold_funcs[] = {
+	{ .old_name = "ma_hold_wait", .new_func = ma_hold_wait_replaced },
+	{ }
+};
+#endif

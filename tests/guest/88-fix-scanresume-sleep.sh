@@ -24,7 +24,7 @@ info "khugepaged $p0 -> $p1; full_scans $f0 before enabling, $f1 5 s after"
 	fail "the new khugepaged started a pass at once: full_scans $f0 -> $f1 within 5 s of the swap, with about 3600 s of scan sleep left"
 # a write of the setting wakes khugepaged (and the sleep is 10 s from then)
 knob $KH/scan_sleep_millisecs 10000
-wait_for 15 [ "$(cat $KH/full_scans)" -gt "$f1" ] ||
+wait_for 15 file_gt $KH/full_scans "$f1" ||
 	fail "the new khugepaged did not scan within 15 s of being woken (full_scans $(cat $KH/full_scans))"
 info "woken: full_scans $f1 -> $(cat $KH/full_scans)"
 unload

@@ -35,6 +35,12 @@ wait_for() {
 	done
 }
 
+# file_is FILE VALUE, file_gt FILE N: FILE holds VALUE, or a number above
+# N; read anew at each call, for wait_for (whose arguments are expanded
+# once, when it is called)
+file_is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
+file_gt() { [ "$(cat "$1" 2>/dev/null)" -gt "$2" ] 2>/dev/null; }
+
 # knob FILE VALUE: write VALUE to a sysctl or sysfs FILE; its old value is
 # kept, and written back by knobs_restore. A test that changes a setting of
 # the host restores it: lib.sh runs knobs_restore at exit, and a test with
@@ -62,10 +68,10 @@ knobs_restore() {
 	rm -f /tmp/knobs.saved
 }
 trap 'kh_holder_end; knobs_restore' EXIT
-# not_switched: every task a livepatch transition has not switched yet,
-# with the top of its kernel stack
+# not_switched: every task (thread) an enable transition has not switched
+# yet, with the top of its kernel stack
 not_switched() {
-	grep -l '^0$' /proc/[0-9]*/patch_state 2>/dev/null | while read -r f; do
+	grep -l '^0$' /proc/[0-9]*/task/[0-9]*/patch_state 2>/dev/null | while read -r f; do
 		p=${f%/patch_state}
 		echo "  not switched: ${p#/proc/} $(cat $p/comm) $(head -n 2 $p/stack | tr '\n' ' ')"
 	done
