@@ -1,0 +1,73 @@
+# The 6.1 undo at disable must also find a locked folio that mremap()
+# moves while the undo walks (issue 15). ma-shuttle holds 8 MiB of a cold
+# XFS file MAP_LOCKED (large folios) and keeps moving it between the two
+# ends of a process with 1500 small VMAs in between. The undo walks VMAs
+# in address order; when it let mmap_lock go part-way (every 512 VMAs or
+# page tables), a move could take the mapping from ahead of it to behind
+# it, and 6.1 never munlocks a PTE-mapped large folio by itself: what the
+# undo missed stayed mlocked. (The undo now holds mmap_lock over the whole
+# process. This test did not catch the old undo: 10 of 10 cycles were
+# clean with it; it checks the undo under concurrent mremap() and that
+# holding the lock lets it finish.) Each of 5 cycles, with the shuttle paused:
+# enable (the repair must mlock the mapping: Mlocked grows by at least half
+# of it); with the shuttle moving: disable; paused again: Mlocked must be
+# back where it started (within 64 kB), with moves made during the undo.
+# On 6.12 the stock kernel munlocks such folios itself (the reference).
+. ./lib.sh
+MB=8
+unload
+load fixes=mlock
+state=$(fix_state mlock)
+unload
+need_fix mlock "$state" active
+knob /proc/sys/vm/compact_unevictable_allowed 0
+xfs_mount
+cleanup() {
+	exec 3>&-
+	[ -n "${spid:-}" ] && wait "$spid"
+	unload
+	rm -f /tmp/shuttle.in /tmp/shuttle.out
+	umount /mnt/xfs 2>/dev/null
+	kh_holder_end
+	knobs_restore
+}
+trap cleanup EXIT
+dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null || fail "dd"
+sync
+echo 3 >/proc/sys/vm/drop_caches
+drain
+ml0=$(meminfo_kb Mlocked) ue0=$(meminfo_kb Unevictable)
+rm -f /tmp/shuttle.in /tmp/shuttle.out
+mkfifo /tmp/shuttle.in
+ma-shuttle /mnt/xfs/f $MB 1500 </tmp/shuttle.in >/tmp/shuttle.out 2>&1 &
+spid=$!
+exec 3>/tmp/shuttle.in
+wait_for 30 grep -qs '^ready' /tmp/shuttle.out || fail "ma-shuttle did not start: $(cat /tmp/shuttle.out)"
+repair_done() { grep -q '^fix=mlock .*repair=done' $DBG/fixes; }
+stopped() { [ "$(grep -c '^stopped' /tmp/shuttle.out)" -ge "$1" ]; }	# N "stopped" lines
+moves() { sed -n 's/^stopped moves=//p' /tmp/shuttle.out | sed -n "${1}p"; }	# in the Nth
+for cycle in 1 2 3 4 5; do
+	load fixes=mlock
+	wait_for 30 repair_done || fail "cycle $cycle: the repair did not finish: $(grep '^fix=mlock' $DBG/fixes)"
+	drain
+	ml1=$(meminfo_kb Mlocked)
+	[ $((ml1 - ml0)) -ge $((MB * 512)) ] && [ $((ml1 - ml0)) -le $((MB * 1024 + 1024)) ] ||
+		fail "cycle $cycle: with the fix, Mlocked $ml0 -> $ml1 kB (want +$((MB * 512)) to +$((MB * 1024 + 1024)))"
+	echo go >&3
+	sleep 0.5
+	unload
+	echo stop >&3
+	wait_for 30 stopped $cycle || fail "cycle $cycle: ma-shuttle did not stop: $(tail -n 2 /tmp/shuttle.out)"
+	m0=0
+	[ $cycle = 1 ] || m0=$(moves $((cycle - 1)))
+	m1=$(moves $cycle)
+	drain
+	ml2=$(meminfo_kb Mlocked) ue2=$(meminfo_kb Unevictable)
+	info "cycle $cycle: Mlocked $ml0 -> $ml1 (fix) -> $ml2 kB (disabled), Unevictable $ue2 kB; $((m1 - $m0)) moves from 0.5 s before the disable to its end"
+	[ $((m1 - $m0)) -gt 0 ] || fail "cycle $cycle: the mapping did not move while the fix was disabled"
+	[ "$ml2" -le $((ml0 + 64)) ] ||
+		fail "cycle $cycle: the undo left $((ml2 - ml0)) kB mlocked while mremap moved the mapping (Mlocked $ml0 -> $ml2 kB)"
+	[ "$ue2" -le $((ue0 + 64)) ] ||
+		fail "cycle $cycle: Unevictable $ue0 -> $ue2 kB after the undo"
+done
+exit 0
