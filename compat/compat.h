@@ -65,11 +65,18 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 #endif
 }
 
+/* Every fix, on a kernel without THP (Debian's rt flavour; Kbuild.include). */
+#define COMPAT_NO_THP_REASON \
+	"not needed: the kernel is built without CONFIG_TRANSPARENT_HUGEPAGE, so it has no large folios and no khugepaged"
+
 /*
  * The "mlock" live fix (src/fix_mlock.c): already in the kernel, carried
  * (COMPAT_MLOCK_FIX_FOLIO_RMAP), or not carried on this kernel.
  */
-#if defined(COMPAT_MLOCK_FIX_IS_UPSTREAM)
+#if defined(COMPAT_NO_THP)
+#define COMPAT_MLOCK_FIX_UPSTREAM NULL
+#define COMPAT_MLOCK_FIX_UNSUPPORTED COMPAT_NO_THP_REASON
+#elif defined(COMPAT_MLOCK_FIX_IS_UPSTREAM)
 #define COMPAT_MLOCK_FIX_UPSTREAM \
 	"include/linux/rmap.h defines PVMW_PGTABLE_CROSSED: seed 000 is merged (v6.18, 2db579838296..ab521b4142aa)"
 #define COMPAT_MLOCK_FIX_UNSUPPORTED NULL
@@ -94,7 +101,10 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
  * The "fault" live fix (src/fix_fault.c): already in the kernel, carried
  * (COMPAT_FAULT_FIX_SET_PTE_RANGE), or not carried on this kernel.
  */
-#if defined(COMPAT_FAULT_FIX_IS_UPSTREAM)
+#if defined(COMPAT_NO_THP)
+#define COMPAT_FAULT_FIX_UPSTREAM NULL
+#define COMPAT_FAULT_FIX_UNSUPPORTED COMPAT_NO_THP_REASON
+#elif defined(COMPAT_FAULT_FIX_IS_UPSTREAM)
 #define COMPAT_FAULT_FIX_UPSTREAM \
 	"include/linux/rmap.h defines PVMW_PGTABLE_CROSSED: seed 000 is merged (v6.18, 19773df031bc, 357b92761d94) with its i_size clamp"
 #define COMPAT_FAULT_FIX_UNSUPPORTED NULL
@@ -112,7 +122,10 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
  * carried on a 6.12-like (COMPAT_LAZYFREE_FIX_FOLIO) or 6.1-like
  * (COMPAT_LAZYFREE_FIX_PAGE) hpage_collapse_scan_pmd(), or not carried.
  */
-#if defined(COMPAT_LAZYFREE_FIX_IS_UPSTREAM)
+#if defined(COMPAT_NO_THP)
+#define COMPAT_LAZYFREE_FIX_UPSTREAM NULL
+#define COMPAT_LAZYFREE_FIX_UNSUPPORTED COMPAT_NO_THP_REASON
+#elif defined(COMPAT_LAZYFREE_FIX_IS_UPSTREAM)
 #define COMPAT_LAZYFREE_FIX_UPSTREAM \
 	"include/linux/page-flags.h defines folio_test_lazyfree(): seed 003 is merged (v7.2, \"mm: khugepaged: skip lazy-free folios\")"
 #define COMPAT_LAZYFREE_FIX_UNSUPPORTED NULL
@@ -131,7 +144,9 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
  * the 6.12 form (COMPAT_SCANRESUME_FIX_ORDERS) or the 6.1 form
  * (COMPAT_SCANRESUME_FIX_VMA_CHECK); COMPAT_SCANRESUME_FIX is any of them.
  */
-#ifdef COMPAT_SCANRESUME_FIX
+#if defined(COMPAT_NO_THP)
+#define COMPAT_SCANRESUME_FIX_UNSUPPORTED COMPAT_NO_THP_REASON
+#elif defined(COMPAT_SCANRESUME_FIX)
 #define COMPAT_SCANRESUME_FIX_UNSUPPORTED NULL
 #else
 #define COMPAT_SCANRESUME_FIX_UNSUPPORTED \
@@ -155,7 +170,7 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 #define VM_DROPPABLE VM_NONE
 #endif
 
-#ifndef COMPAT_LAZYFREE_FIX_IS_UPSTREAM
+#ifdef COMPAT_CANNOT_FOLIO_TEST_LAZYFREE
 /* include/linux/page-flags.h of v7.2 ("mm: add folio_test_lazyfree helper") */
 static __always_inline bool folio_test_lazyfree(struct folio *folio)
 {
