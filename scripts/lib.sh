@@ -172,6 +172,42 @@ ma_kconfig() {
 	done
 	ma_die "no kernel config for $1 in its image packages or build"
 }
+# ma_flavour_headers KERNEL FLAVOUR: the Debian headers of KERNEL's release
+# in another flavour (cloud, rt), and their -common package where the
+# kernel's chroot lacks it, unpacked once into the cache; prints the
+# directory that holds them under usr/src.
+ma_flavour_headers() {
+	local k=$1 fl=$2 rel ver pkg dir root dep tmp d
+	rel=$(ma_kinfo "$k" release)
+	ver=$(ma_kinfo "$k" image_version)
+	root=$(ma_kinfo "$k" chroot)
+	pkg=linux-headers-${rel%-amd64}-$fl-amd64
+	dir=$MA_CACHE/flavours/$pkg
+	mkdir -p "$MA_CACHE/flavours"
+	(
+		exec 8>"$dir.lock"
+		flock 8
+		[ -e "$dir/.done" ] && exit 0
+		[ -s "$(ma_apt_dir)/sources.list" ] || { ma_apt_setup; ma_apt apt-get update -q >/dev/null; }
+		tmp=$(mktemp -d)
+		trap 'rm -rf "$tmp"' EXIT
+		(cd "$tmp" && ma_apt apt-get download -q "$pkg=$ver" >/dev/null) ||
+			ma_die "cannot download $pkg=$ver"
+		for dep in $(ma_apt apt-cache show "$pkg=$ver" | sed -n 's/^Depends: //p' | head -n 1 |
+			tr ',' '\n' | sed -n 's/^ *\(linux-headers-[^ ]*-common[^ ]*\) .*/\1/p'); do
+			# (an empty directory there is a mount point a build left)
+			[ -n "$(ls -A "$root/usr/src/$dep" 2>/dev/null)" ] && continue
+			(cd "$tmp" && ma_apt apt-get download -q "$dep=$ver" >/dev/null) ||
+				ma_die "cannot download $dep=$ver"
+		done
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		for d in "$tmp"/*.deb; do dpkg-deb -x "$d" "$dir" || ma_die "cannot unpack $d"; done
+		touch "$dir/.done"
+	) || exit 1
+	echo "$dir"
+}
+
 # ma_build_break KERNEL BREAK DIR: build the module for KERNEL into DIR
 # with the test-only switch MLOCK_AUDIT_BREAK=BREAK (for example
 # noop_mlock: a fix whose replacements do only what the kernel's do), the
