@@ -58,9 +58,7 @@ for cycle in 1 2 3 4 5; do
 	echo go >&3
 	sleep 0.5
 	# the undo is queued when "enabled" is written; the shuttle moves
-	# until it is over, not during the rest of the transition (on 6.12,
-	# which has no undo, a transition under that load takes over a
-	# minute under TCG)
+	# until it is over, not during the rest of the transition
 	echo 0 >$LP/enabled
 	wait_for 60 undo_over || fail "cycle $cycle: the undo still runs 60 s after the disable"
 	undo=$(sed -n 's/^fix=mlock .* undo=\([a-z]*\).*/\1/p' $DBG/fixes)

@@ -12,9 +12,9 @@
  * end of a reserved range, VMAS one-page anonymous VMAs after it
  * (alternately readable and not, so that none merge), and a 2 MiB-aligned
  * slot at the high end. Prints "ready pid=N low=0xA high=0xB", then reads
- * stdin: after "go" a thread moves the mapping to the other end and back
- * without pause; "stop" stops it and prints "stopped moves=N" (N: moves so
- * far). Exits at the end of stdin.
+ * stdin: after "go" a thread moves the mapping to the other end and back,
+ * resting 100 us between moves; "stop" stops it and prints
+ * "stopped moves=N" (N: moves so far). Exits at the end of stdin.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +58,12 @@ static void *mover(void *arg)
 			die("mremap");
 		at = to;
 		__atomic_add_fetch(&moves, 1, __ATOMIC_SEQ_CST);
+		/*
+		 * A breath between moves: under single-threaded TCG a vCPU
+		 * that never sleeps delays the other vCPU's IPIs, and 6.12's
+		 * livepatch transition syncs every CPU (75 s without this).
+		 */
+		usleep(100);
 	}
 	return NULL;
 }
