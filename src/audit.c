@@ -46,10 +46,11 @@
  * process (it only calls cond_resched() between units of work): were it
  * let go, an mremap() could move a folio from ahead of the walk to behind
  * it, where nothing munlocks it. Writers of that process wait for the walk
- * of it, once, at disable. The undo runs in a work item, not under
- * klp_mutex; it waits for mmap_lock as long as it takes and stops only
- * when the fix is in force again (a reversed disable): what it leaves
- * mlocked would stay so.
+ * of it, once, at disable, and with a writer waiting so do its page
+ * faults. The undo runs in a work item, not under klp_mutex; it waits for
+ * mmap_lock as long as it takes and stops only when the fix is in force
+ * again (a reversed disable; seen while it waits for a lock and between
+ * processes): what it leaves mlocked would stay so.
  */
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
@@ -516,8 +517,9 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			ma_run_end(&w);
 			/*
 			 * The VMA changed while mmap_lock was let go: the audit
-			 * reports it apart, but the repair and the undo go on
-			 * from where they were, in whatever VMA is there now.
+			 * reports it apart, but the repair goes on from where it
+			 * was, in whatever VMA is there now (the undo never lets
+			 * mmap_lock go within a process).
 			 */
 			if (!changed || !w.repair)
 				addr = end;
@@ -669,6 +671,11 @@ static int ma_audit_fix(unsigned long *pages, const bool *stop, bool undo)
 
 	*pages = 0;
 	while (!ret && (task = ma_next_process(&nr, 0))) {
+		/* the undo looks at *@stop only here and while it waits */
+		if (READ_ONCE(*stop)) {
+			put_task_struct(task);
+			return -EINTR;
+		}
 		ret = ma_audit_task(task, NULL, NULL, pages, stop, undo);
 		put_task_struct(task);
 		nr++;

@@ -43,10 +43,11 @@
  * livepatch services ship) does, with a nop that sends the thread back to
  * the kernel's khugepaged(). So the work keeps watching, every 500 ms, for
  * as long as the fix is in the patch: a transition of another livepatch
- * that leaves the thread unswitched in its wait between two passes for
+ * that leaves the thread unswitched, and not in a pass, for
  * MA_SWAP_FOREIGN polls gets the same thread swap, into that transition's
- * target state. A thread in a pass is not stopped: it is switched, or
- * swapped, once it waits. The work never
+ * target state. A thread in a pass (checked again just before it is
+ * stopped) is left to finish it: it is switched, or swapped, once it waits
+ * (or sleeps after a failed huge page allocation). The work never
  * dereferences the other patch (it may go at any time); fixes.c notices
  * when ours was replaced.
  */
@@ -154,7 +155,7 @@ static void ma_khugepaged_settle(struct task_struct *new, int nice)
  * (khugepaged_min_free_kbytes_update()). Under the mutex the thread is
  * swapped only if it is still the one the attributes came from.
  */
-static void ma_khugepaged_swap(int target)
+static void ma_khugepaged_swap(int target, bool foreign)
 {
 	struct task_struct *old, *new;
 	bool swapped = false;
@@ -185,12 +186,19 @@ static void ma_khugepaged_swap(int target)
 	ma_khugepaged_copy_attrs(old, new);
 
 	mutex_lock(ma_kh.mutex);
-	if (*ma_kh.thread == old && READ_ONCE(old->patch_state) != target) {
+	/* for another livepatch, a thread that began a pass meanwhile stays */
+	if (*ma_kh.thread == old && READ_ONCE(old->patch_state) != target &&
+	    !(foreign && READ_ONCE(ma_khugepaged_in_pass))) {
 		kthread_stop(old);
 		*ma_kh.thread = new;
 		get_task_struct(new);
-		/* ma_khugepaged() sleeps out the old thread's scan sleep */
-		WRITE_ONCE(ma_khugepaged_successor, new);
+		/*
+		 * ma_khugepaged() sleeps out the old thread's scan sleep (a
+		 * thread that runs the kernel's khugepaged() never reads it,
+		 * and the next swap or the fix's end overwrites it)
+		 */
+		if (!foreign)
+			WRITE_ONCE(ma_khugepaged_successor, new);
 		wake_up_process(new);
 		if (!list_empty(&ma_kh.scan->mm_head))
 			wake_up_interruptible(ma_kh.wait);
@@ -198,22 +206,27 @@ static void ma_khugepaged_swap(int target)
 	}
 	mutex_unlock(ma_kh.mutex);
 	if (!swapped) {
-		/* khugepaged was stopped or restarted meanwhile */
+		/* khugepaged was stopped, restarted or began a pass meanwhile */
 		kthread_stop(new);
 		goto out;
 	}
 	ma_khugepaged_settle(new, nice);
 	put_task_struct(new);
 	atomic_long_inc(&ma_swaps);
+	if (foreign)
+		atomic_long_inc(&ma_swap_foreign);
 out:
 	put_task_struct(old);
 }
 
 /*
- * Is the khugepaged thread outside the state @target while it waits
- * between two passes? Another livepatch's transition switches a thread in
- * ma_khugepaged()'s wait unless it changes khugepaged() itself; a thread
- * in a pass is left to finish it, and is switched in its next wait.
+ * Is the khugepaged thread outside the state @target, and not in a pass
+ * of ma_khugepaged()? Another livepatch's transition switches a waiting
+ * thread unless it changes khugepaged() itself; a thread in a pass is left
+ * to finish it, and is switched or swapped once it waits. A thread in the
+ * kernel's khugepaged() (after a swap onto a cumulative livepatch's nop)
+ * is never in a pass by this flag: it is swapped back if that transition
+ * is reversed.
  */
 static bool ma_khugepaged_stuck(int target)
 {
@@ -223,7 +236,7 @@ static bool ma_khugepaged_stuck(int target)
 	mutex_lock(ma_kh.mutex);
 	t = *ma_kh.thread;
 	ret = t && READ_ONCE(t->patch_state) != target &&
-	      READ_ONCE(ma_khugepaged_waiting);
+	      !READ_ONCE(ma_khugepaged_in_pass);
 	mutex_unlock(ma_kh.mutex);
 	return ret;
 }
@@ -236,7 +249,7 @@ static void ma_swap_fn(struct work_struct *work)
 
 	if (tp == ma_fixes_patch()) {
 		ma_foreign_polls = 0;
-		ma_khugepaged_swap(target);
+		ma_khugepaged_swap(target, false);
 		next = MA_SWAP_POLL;
 	} else if (tp) {
 		/* another livepatch's transition, not looked into */
@@ -244,8 +257,7 @@ static void ma_swap_fn(struct work_struct *work)
 			ma_foreign_polls = 0;
 		} else if (++ma_foreign_polls >= MA_SWAP_FOREIGN) {
 			ma_foreign_polls = 0;
-			atomic_long_inc(&ma_swap_foreign);
-			ma_khugepaged_swap(target);
+			ma_khugepaged_swap(target, true);
 		}
 		next = MA_SWAP_POLL;
 	} else {

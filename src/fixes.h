@@ -157,9 +157,9 @@ extern atomic_long_t ma_lazyfree_skips;	/* ranges it left alone */
 int ma_khugepaged(void *none);
 extern atomic_long_t ma_scanresume_resumes;
 void ma_scanresume_forget(void);
-/* the thread fix_scanresume.c put in place of one that was asleep */
+/* the thread fix_scanresume.c put in place of one that ran ma_khugepaged() */
 extern struct task_struct *ma_khugepaged_successor;
-/* ma_khugepaged() is between two passes (in its scan-sleep or idle wait) */
-extern bool ma_khugepaged_waiting;
+/* ma_khugepaged() is in a pass (not in a wait or an allocation sleep) */
+extern bool ma_khugepaged_in_pass;
 
 #endif /* _MLOCK_AUDIT_FIXES_H */

@@ -64,7 +64,7 @@
 
 atomic_long_t ma_scanresume_resumes;	/* visits that did not start at 0 */
 struct task_struct *ma_khugepaged_successor;
-bool ma_khugepaged_waiting;
+bool ma_khugepaged_in_pass;
 
 /*
  * A position is an xarray value entry: the page number of the address, and
@@ -474,7 +474,9 @@ static void ma_do_scan(struct collapse_control *cc)
 			if (!wait)
 				break;
 			wait = false;
+			WRITE_ONCE(ma_khugepaged_in_pass, false);
 			ma_alloc_sleep();
+			WRITE_ONCE(ma_khugepaged_in_pass, true);
 		}
 	}
 }
@@ -505,9 +507,7 @@ static void ma_continue_sleep(void)
 
 	if (left <= 0 || !ma_has_work())
 		return;
-	WRITE_ONCE(ma_khugepaged_waiting, true);
 	wait_event_freezable_timeout(*ma_kh.wait, ma_should_wakeup(), left);
-	WRITE_ONCE(ma_khugepaged_waiting, false);
 }
 
 /**
@@ -524,21 +524,21 @@ int ma_khugepaged(void *none)
 	set_user_nice(current, MAX_NICE);
 
 	/*
-	 * In place of a thread that the swap stopped: one khugepaged, so
-	 * first the rest of its scan sleep (khugepaged_sleep_expire, which
-	 * it set), not a pass at once. A thread stopped during a pass had
-	 * let its sleep expire: this one carries on at once, from the
-	 * position the stopped one saved.
+	 * In place of a thread that our own transition's swap stopped:
+	 * one khugepaged, so first the rest of its scan sleep
+	 * (khugepaged_sleep_expire, which it set), not a pass at once. A
+	 * thread stopped during a pass had let its sleep expire: this one
+	 * carries on at once, from the position the stopped one saved.
 	 */
 	if (READ_ONCE(ma_khugepaged_successor) == current) {
 		WRITE_ONCE(ma_khugepaged_successor, NULL);
 		ma_continue_sleep();
 	}
 	while (!kthread_should_stop()) {
+		WRITE_ONCE(ma_khugepaged_in_pass, true);
 		ma_do_scan(ma_kh.collapse_control);
-		WRITE_ONCE(ma_khugepaged_waiting, true);
+		WRITE_ONCE(ma_khugepaged_in_pass, false);
 		ma_wait_work();
-		WRITE_ONCE(ma_khugepaged_waiting, false);
 	}
 
 	/* a later ma_khugepaged() resumes the current slot where we are */

@@ -10,9 +10,10 @@
 # clean with it; it checks the undo under concurrent mremap() and that
 # holding the lock lets it finish.) Each of 5 cycles, with the shuttle paused:
 # enable (the repair must mlock the mapping: Mlocked grows by at least half
-# of it); with the shuttle moving: disable; paused again: where the undo
-# ran (6.1), Mlocked must be back where it started (within 64 kB), with
-# moves made during the undo. After the exit, Mlocked and Unevictable must
+# of it); with the shuttle moving (from 0.5 s before the disable to the end
+# of the undo, which locks it out only while it walks its process):
+# disable; paused again: where the undo ran (6.1), Mlocked must be back
+# where it started (within 64 kB). After the exit, Mlocked and Unevictable must
 # be back on every kernel (6.12 has no undo: its stock unmap munlocks).
 . ./lib.sh
 MB=8
@@ -21,8 +22,6 @@ load fixes=mlock
 state=$(fix_state mlock)
 unload
 need_fix mlock "$state" active
-knob /proc/sys/vm/compact_unevictable_allowed 0
-xfs_mount
 cleanup() {
 	exec 3>&-
 	[ -n "${spid:-}" ] && wait "$spid"
@@ -33,17 +32,9 @@ cleanup() {
 	knobs_restore
 }
 trap cleanup EXIT
-dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null || fail "dd"
-sync
-echo 3 >/proc/sys/vm/drop_caches
-drain
-ml0=$(meminfo_kb Mlocked) ue0=$(meminfo_kb Unevictable)
-rm -f /tmp/shuttle.in /tmp/shuttle.out
-mkfifo /tmp/shuttle.in
-ma-shuttle /mnt/xfs/f $MB 1500 </tmp/shuttle.in >/tmp/shuttle.out 2>&1 &
-spid=$!
-exec 3>/tmp/shuttle.in
-wait_for 30 grep -qs '^ready' /tmp/shuttle.out || fail "ma-shuttle did not start: $(cat /tmp/shuttle.out)"
+cold_xfs_file $MB
+fifo_run shuttle ma-shuttle /mnt/xfs/f $MB 1500
+spid=$FIFO_PID
 repair_done() { grep -q '^fix=mlock .*repair=done' $DBG/fixes; }
 undo_over() { ! grep -q '^fix=mlock .*undo=running' $DBG/fixes; }
 stopped() { [ "$(grep -c '^stopped' /tmp/shuttle.out)" -ge "$1" ]; }	# N "stopped" lines

@@ -136,8 +136,9 @@ kh_pid() {
 # time, for 0.3 s (a pass paused in khugepaged_alloc_sleep() would pass
 # for over; writing the setting wakes that sleep, and the tests do not run
 # short of memory).
-# Call it after loading the module: enabling or disabling the scanresume
-# fix swaps the thread, and a new thread starts with a pass.
+# Call it after loading the module: disabling the scanresume fix swaps the
+# thread back to the kernel's khugepaged(), which starts with a pass
+# (enabling it no longer does: 88-fix-scanresume-sleep).
 khugepaged_asleep() {
 	case $(knob_value /sys/kernel/mm/transparent_hugepage/enabled) in
 	never) fail "khugepaged_asleep: THP is disabled, no holder can register" ;;
@@ -199,6 +200,36 @@ xfs_mount() {
 	mkfs.xfs -q -f "$@" "$SCRATCH" || fail "mkfs.xfs"
 	mkdir -p /mnt/xfs
 	mount -t xfs "$SCRATCH" /mnt/xfs || fail "mount xfs"
+}
+
+# cold_xfs_file MB: a fresh XFS at /mnt/xfs with an MB MiB file
+# /mnt/xfs/f, written and dropped from the page cache, so that reading it
+# back through readahead gives large folios (6.1 writes small ones);
+# compaction may not move mlocked pages (a migrated large folio comes back
+# unmlocked); then drain, and ml0 and ue0 are Mlocked and Unevictable in kB
+cold_xfs_file() {
+	knob /proc/sys/vm/compact_unevictable_allowed 0
+	xfs_mount
+	dd if=/dev/zero of=/mnt/xfs/f bs=1M count="$1" 2>/dev/null || fail "dd of /mnt/xfs/f"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	drain
+	ml0=$(meminfo_kb Mlocked) ue0=$(meminfo_kb Unevictable)
+}
+
+# fifo_run NAME CMD...: run CMD in the background with its stdin the FIFO
+# /tmp/NAME.in, which the test's fd 3 writes (closing fd 3 ends its
+# input), and its output in /tmp/NAME.out; wait for its "ready" line. Sets
+# FIFO_PID.
+fifo_run() {
+	fr_name=$1
+	shift
+	rm -f /tmp/$fr_name.in /tmp/$fr_name.out
+	mkfifo /tmp/$fr_name.in || fail "mkfifo /tmp/$fr_name.in"
+	"$@" </tmp/$fr_name.in >/tmp/$fr_name.out 2>&1 &
+	FIFO_PID=$!
+	exec 3>/tmp/$fr_name.in
+	wait_for 30 grep -qs '^ready' /tmp/$fr_name.out || fail "$1 did not start: $(cat /tmp/$fr_name.out)"
 }
 
 # stress_fs: for the stress tests (82, 83), XFS on the scratch disk and a

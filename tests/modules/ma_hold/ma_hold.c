@@ -5,18 +5,20 @@
  * not switched.
  *
  * A write of "ADDR LEN" (hexadecimal) to /proc/ma_hold waits in
- * ma_hold_wait() (one writer at a time) until 1 is written to /sys/module/ma_hold/parameters/
+ * ma_hold_wait() until 1 is written to /sys/module/ma_hold/parameters/
  * release, then unmaps [ADDR, ADDR + LEN) of the writer's process with
- * vm_munmap() and returns. mlock_audit built with MLOCK_AUDIT_BREAK=hold
- * (or hold_early_mlock) also replaces ma_hold_wait(): the livepatch core
- * cannot switch a task that waits in it, so the transition stays open as
- * long as the writer waits, and the unmap then runs the kernel's own code.
- * parameters/waiting counts the writers waiting.
+ * vm_munmap() and returns; one writer at a time (another gets EBUSY), and
+ * parameters/waiting is 1 while it waits. mlock_audit built with
+ * MLOCK_AUDIT_BREAK=hold (or hold_early_mlock) also replaces
+ * ma_hold_wait(): the livepatch core cannot switch a task that waits in
+ * it, so the transition stays open as long as the writer waits, and the
+ * unmap then runs the kernel's own code.
  */
 #include <linux/sched/signal.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/proc_fs.h>
 #include <linux/uaccess.h>
 
@@ -24,9 +26,10 @@ static bool release;
 module_param(release, bool, 0644);
 MODULE_PARM_DESC(release, "1: the writers waiting go on");
 
+static DEFINE_MUTEX(ma_hold_one);	/* one writer at a time */
 static int waiting;
 module_param(waiting, int, 0444);
-MODULE_PARM_DESC(waiting, "writers waiting in ma_hold_wait()");
+MODULE_PARM_DESC(waiting, "1 while a writer waits in ma_hold_wait()");
 
 /*
  * noinline, without arguments (so gcc makes no clone of it under another
@@ -58,12 +61,14 @@ static ssize_t ma_hold_write(struct file *file, const char __user *ubuf,
 	buf[count] = '\0';
 	if (sscanf(buf, "%lx %lx", &addr, &len) != 2)
 		return -EINVAL;
-	WRITE_ONCE(waiting, waiting + 1);
+	if (!mutex_trylock(&ma_hold_one))
+		return -EBUSY;
+	WRITE_ONCE(waiting, 1);
 	ret = ma_hold_wait();
-	WRITE_ONCE(waiting, waiting - 1);
-	if (ret)
-		return ret;
-	ret = vm_munmap(addr, len);
+	WRITE_ONCE(waiting, 0);
+	if (!ret)
+		ret = vm_munmap(addr, len);
+	mutex_unlock(&ma_hold_one);
 	return ret ? ret : count;
 }
 
