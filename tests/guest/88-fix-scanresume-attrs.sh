@@ -7,11 +7,7 @@
 # the new thread had every CPU, nice 0, the default I/O priority and the
 # root cgroup.
 . ./lib.sh
-unload
-load fixes=scanresume
-state=$(fix_state scanresume)
-unload
-need_fix scanresume "$state" active
+need_fix_probe scanresume "fixes=scanresume" active
 CG=/sys/fs/cgroup
 grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG || fail "mount cgroup2"
 p0=$(kh_pid)

@@ -6,11 +6,7 @@
 # which wakes khugepaged: the new thread must scan. Before this was
 # handled, the new thread ran a pass within a second of the swap.
 . ./lib.sh
-unload
-load fixes=scanresume
-state=$(fix_state scanresume)
-unload
-need_fix scanresume "$state" active
+need_fix_probe scanresume "fixes=scanresume" active
 khugepaged_asleep
 p0=$(kh_pid)
 f0=$(cat $KH/full_scans)

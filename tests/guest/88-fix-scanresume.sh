@@ -7,11 +7,7 @@
 . ./lib.sh
 THP=/sys/kernel/mm/transparent_hugepage
 K=$KH
-unload
-load fixes=scanresume
-state=$(fix_state scanresume)
-unload
-need_fix scanresume "$state" active
+need_fix_probe scanresume "fixes=scanresume" active
 
 restore() {
 	kill $wpid $spid 2>/dev/null

@@ -17,11 +17,7 @@
 # undo, with klp_mutex held, until the thaw.
 . ./lib.sh
 [ -n "$SCRATCH" ] || skip "no scratch disk (run with scripts/vm-run --disk)"
-unload
-load
-state=$(fix_state mlock)
-unload
-need_fix mlock "$state" active
+need_fix_probe mlock "" active
 # compaction (kcompactd) must not move mlocked pages (a
 # migrated large folio comes back unmlocked, as upstream)
 knob /proc/sys/vm/compact_unevictable_allowed 0

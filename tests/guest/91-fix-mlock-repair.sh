@@ -8,11 +8,7 @@
 # "back" means within 16 pages.
 . ./lib.sh
 [ -n "$SCRATCH" ] || skip "no scratch disk (run with scripts/vm-run --disk)"
-unload
-load
-state=$(fix_state mlock)
-unload
-need_fix mlock "$state" active
+need_fix_probe mlock "" active
 MB=64
 knob /proc/sys/vm/compact_unevictable_allowed 0
 xfs_mount

@@ -17,11 +17,7 @@
 # be back on every kernel (6.12 has no undo: its stock unmap munlocks).
 . ./lib.sh
 MB=8
-unload
-load fixes=mlock
-state=$(fix_state mlock)
-unload
-need_fix mlock "$state" active
+need_fix_probe mlock "fixes=mlock" active
 cleanup() {
 	exec 3>&-
 	[ -n "${spid:-}" ] && wait "$spid"

@@ -13,11 +13,7 @@
 # Before, on 6.1, the mprotect case left 32672 kB in Mlocked.
 . ./lib.sh
 MB=32
-unload
-load
-state=$(fix_state mlock)
-unload
-need_fix mlock "$state" active upstream
+need_fix_probe mlock "" active upstream
 # compaction (kcompactd) must not move mlocked pages (a
 # migrated large folio comes back unmlocked, as upstream)
 knob /proc/sys/vm/compact_unevictable_allowed 0

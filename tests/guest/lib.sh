@@ -381,3 +381,15 @@ need_fix() {
 	for nf_s; do [ "$nf_got" = "$nf_s" ] && return 0; done
 	skip "fix $nf_fix is $nf_got on $MA_KERNEL (expected-states${nf_want:+: }$(expected_state "$nf_fix" 4))"
 }
+# need_fix_probe FIX "PARAMS" WANT...: load the module on its own (with the
+# module PARAMS, which may be empty), read FIX's state, unload; then
+# need_fix FIX with that state
+need_fix_probe() {
+	nfp_fix=$1 nfp_params=$2
+	shift 2
+	unload
+	load $nfp_params
+	nfp_state=$(fix_state "$nfp_fix")
+	unload
+	need_fix "$nfp_fix" "$nfp_state" "$@"
+}
