@@ -172,6 +172,14 @@ ma_kconfig() {
 	done
 	ma_die "no kernel config for $1 in its image packages or build"
 }
+# Depends: field of PKG=VER as one package per line, alternatives
+# mentioning a linux-image dropped, "(= v)" kept as "name=v".
+ma_pkg_depends() {
+	ma_apt apt-cache show "$1=$2" | sed -n 's/^Depends: //p' | head -n1 |
+		tr ',' '\n' | grep -v 'linux-image' |
+		sed -E 's/^ *//; s/ *\| .*//; s/ \(= ([^)]*)\)/=\1/; s/ \(.*\)//'
+}
+
 # ma_flavour_headers KERNEL FLAVOUR: the Debian headers of KERNEL's release
 # in another flavour (cloud, rt), and their -common package where the
 # kernel's chroot lacks it, unpacked once into the cache; prints the
@@ -193,8 +201,7 @@ ma_flavour_headers() {
 		trap 'rm -rf "$tmp"' EXIT
 		(cd "$tmp" && ma_apt apt-get download -q "$pkg=$ver" >/dev/null) ||
 			ma_die "cannot download $pkg=$ver"
-		for dep in $(ma_apt apt-cache show "$pkg=$ver" | sed -n 's/^Depends: //p' | head -n 1 |
-			tr ',' '\n' | sed -n 's/^ *\(linux-headers-[^ ]*-common[^ ]*\) .*/\1/p'); do
+		for dep in $(ma_pkg_depends "$pkg" "$ver" | sed -n 's/^\(linux-headers-.*-common[^=]*\)=.*/\1/p'); do
 			# (an empty directory there is a mount point a build left)
 			[ -n "$(ls -A "$root/usr/src/$dep" 2>/dev/null)" ] && continue
 			(cd "$tmp" && ma_apt apt-get download -q "$dep=$ver" >/dev/null) ||
