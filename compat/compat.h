@@ -45,6 +45,19 @@ static inline pmd_t pmdp_get(pmd_t *pmdp)
 #endif
 
 /*
+ * folio_may_be_lru_cached() came with "mm: folio_may_be_lru_cached()
+ * unless folio_test_large()" (Hugh Dickins, v6.18; in the 6.1.y and
+ * 6.12.y stable series since autumn 2025). Before it, mlock_folio() ran
+ * its batch at once for every large folio, which is what it says.
+ */
+#ifdef COMPAT_CANNOT_FOLIO_MAY_BE_LRU_CACHED
+static inline bool folio_may_be_lru_cached(struct folio *folio)
+{
+	return !folio_test_large(folio);
+}
+#endif
+
+/*
  * ma_pte_offset_map_lock(): pte_offset_map_lock() with its newest
  * semantics (may return NULL when the PMD changed under us). Since v6.5
  * ("mm/pgtable: allow pte_offset_map[_lock]() to fail") the work is done

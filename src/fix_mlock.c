@@ -48,6 +48,7 @@ static struct klp_func ma_mlock_funcs[] = {
 	  .new_func = ma_folio_add_anon_rmap_pmd },
 	{ .old_name = "folio_referenced", .new_func = ma_folio_referenced },
 	{ .old_name = "try_to_unmap", .new_func = ma_try_to_unmap },
+	{ .old_name = "mlock_folio", .new_func = ma_mlock_folio },
 	{ }
 };
 
@@ -59,6 +60,7 @@ static struct klp_func ma_mlock_funcs[] = {
 	{ .old_name = "page_remove_rmap", .new_func = ma_page_remove_rmap },
 	{ .old_name = "folio_referenced", .new_func = ma_folio_referenced },
 	{ .old_name = "try_to_unmap", .new_func = ma_try_to_unmap },
+	{ .old_name = "mlock_folio", .new_func = ma_mlock_folio },
 	{ }
 };
 
@@ -168,6 +170,9 @@ static void ma_mlock_show(struct seq_file *m, struct ma_fix *fix)
 		   READ_ONCE(ma_repaired_pages), READ_ONCE(ma_repair_ms),
 		   ma_repair_names[READ_ONCE(ma_undo_state)],
 		   READ_ONCE(ma_undone_pages));
+#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+	seq_printf(m, " count_resets=%ld", atomic_long_read(&ma_mlock_count_resets));
+#endif
 }
 
 struct ma_fix ma_fix_mlock = {

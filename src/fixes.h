@@ -121,6 +121,8 @@ void ma_folio_add_file_rmap_pmd(struct folio *folio, struct page *page,
 int ma_folio_referenced(struct folio *folio, int is_locked,
 			struct mem_cgroup *memcg, unsigned long *vm_flags);
 void ma_try_to_unmap(struct folio *folio, enum ttu_flags flags);
+void ma_mlock_folio(struct folio *folio);
+extern atomic_long_t ma_mlock_count_resets;	/* stale counts restarted */
 
 /* ... on 6.1 (page-based rmap) */
 void ma_do_set_pte(struct vm_fault *vmf, struct page *page, unsigned long addr);

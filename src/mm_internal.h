@@ -8,6 +8,7 @@
 #ifndef _MLOCK_AUDIT_MM_INTERNAL_H
 #define _MLOCK_AUDIT_MM_INTERNAL_H
 
+#include <linux/local_lock.h>
 #include <linux/mm.h>
 #include <linux/rmap.h>
 
@@ -58,6 +59,40 @@ static inline void ma_mlock_vma_folio(struct folio *folio,
 	if (unlikely((vma->vm_flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED))
 		mlock_folio(folio);
 }
+
+#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+/*
+ * mm/mlock.c: mlock_folio()'s per-CPU batch, a local lock and the batch
+ * (6.12.118 mlock.c:31 struct mlock_fbatch, a folio_batch of folio
+ * pointers; 6.1.192 mlock.c:31 struct mlock_pvec, a pagevec of page
+ * pointers), whose entries carry in their low bits what to do (LRU_FOLIO,
+ * 6.1's LRU_PAGE, 0x1: mlock a folio on the LRU).
+ */
+#define MA_MLOCK_LRU	0x1UL
+#ifdef COMPAT_MLOCK_FIX_FOLIO_RMAP
+#define ma_mlock_batch		folio_batch
+#define MA_MLOCK_BATCH		mlock_fbatch
+#define MA_MLOCK_BATCH_RUN	mlock_folio_batch
+static inline unsigned int ma_mlock_batch_add(struct folio_batch *batch,
+					      struct folio *folio)
+{
+	return folio_batch_add(batch, (struct folio *)((unsigned long)folio + MA_MLOCK_LRU));
+}
+#else
+#define ma_mlock_batch		pagevec
+#define MA_MLOCK_BATCH		mlock_pvec
+#define MA_MLOCK_BATCH_RUN	mlock_pagevec
+static inline unsigned int ma_mlock_batch_add(struct pagevec *batch,
+					      struct folio *folio)
+{
+	return pagevec_add(batch, (struct page *)((unsigned long)&folio->page + MA_MLOCK_LRU));
+}
+#endif
+struct ma_mlock_batch_pcpu {
+	local_lock_t lock;
+	struct ma_mlock_batch batch;
+};
+#endif
 
 /*
  * The result PVMW_PGTABLE_CROSSED gives upstream (seed 000 patch 1/6,

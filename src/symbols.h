@@ -30,8 +30,11 @@
 
 #include <linux/huge_mm.h>
 #include <linux/khugepaged.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
+#include <linux/pagevec.h>
+#include <linux/percpu.h>
 #include <linux/rmap.h>
 #include <linux/swap.h>
 
@@ -63,6 +66,22 @@ extern typeof(COMPAT_PTE_OFFSET_MAP_LOCK_SYM) COMPAT_PTE_OFFSET_MAP_LOCK_SYM MA_
 #if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
 /* mm/mlock.c (declared in mm/internal.h) */
 void mlock_folio(struct folio *folio) MA_KSYM;
+/*
+ * mm/mlock.c, static: mlock_folio()'s per-CPU batch and the function that
+ * runs it (struct ma_mlock_batch_pcpu: mm_internal.h), by their 6.12 and
+ * their 6.1 names
+ */
+struct ma_mlock_batch_pcpu;
+#ifdef COMPAT_MLOCK_FIX_FOLIO_RMAP
+DECLARE_PER_CPU(struct ma_mlock_batch_pcpu, mlock_fbatch) MA_KSYM;
+void mlock_folio_batch(struct folio_batch *fbatch) MA_KSYM;
+#else
+DECLARE_PER_CPU(struct ma_mlock_batch_pcpu, mlock_pvec) MA_KSYM;
+void mlock_pagevec(struct pagevec *pvec) MA_KSYM;
+#endif
+/* mm/swap.c, mm/memcontrol.c (declared in linux/swap.h, linux/memcontrol.h) */
+extern atomic_t lru_disable_count MA_KSYM;
+extern typeof(folio_lruvec_lock_irq) folio_lruvec_lock_irq MA_KSYM;
 /* mm/page_vma_mapped.c, mm/rmap.c */
 extern typeof(page_vma_mapped_walk) page_vma_mapped_walk MA_KSYM;
 extern typeof(rmap_walk) rmap_walk MA_KSYM;
