@@ -193,6 +193,13 @@ meminfo_kb() {
 	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
 }
 
+# A /proc/vmstat counter, after folding the per-CPU deltas
+vmstat_n() {
+	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
+	awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) exit 1 }' /proc/vmstat ||
+		fail "no $1 in /proc/vmstat"
+}
+
 # xfs_mount [MKFS_OPTIONS...]: a fresh XFS on the scratch disk at /mnt/xfs
 xfs_mount() {
 	[ -n "$SCRATCH" ] || skip "no scratch disk (run with scripts/vm-run --disk)"
