@@ -14,6 +14,11 @@ MA_SUPPORTED="6.1 6.12 7.3"
 # scripts/debug-kernel from a supported kernel's Debian source; named
 # BASE-debug, they behave as BASE everywhere except where they come from.
 MA_DEBUG_KERNELS="6.12-debug"
+# Flavour kernels (issue 20): BASE-cloud and BASE-rt are Debian's cloud and
+# rt images of the same release as BASE (the version scripts/kernels
+# fetched for BASE), booted to check the module built with
+# scripts/build --flavour; they behave as BASE everywhere else.
+MA_FLAVOURS="cloud rt"
 
 ma_log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 ma_die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
@@ -27,13 +32,14 @@ ma_kernel_abi_re() {
 	6.12) echo '6\.12\.[0-9]+\+deb13' ;;
 	7.3)  echo '7\.3\.[0-9]+\+deb13' ;;
 	6.12-debug) echo '6\.12\.[0-9]+-mlock-audit-debug' ;;
+	6.1-cloud | 6.1-rt | 6.12-cloud | 6.12-rt | 7.3-cloud | 7.3-rt) ma_kernel_abi_re "${1%-*}" ;;
 	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED; debug: $MA_DEBUG_KERNELS)" ;;
 	esac
 }
 ma_kernel_release() {
 	case $1 in
-	6.1) echo bookworm ;;
-	6.12 | 7.3 | 6.12-debug) echo trixie ;;
+	6.1 | 6.1-cloud | 6.1-rt) echo bookworm ;;
+	6.12 | 7.3 | 6.12-debug | 6.12-cloud | 6.12-rt | 7.3-cloud | 7.3-rt) echo trixie ;;
 	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED)" ;;
 	esac
 }
@@ -45,9 +51,12 @@ ma_kernel_target() {
 	esac
 }
 ma_check_kernel() { ma_kernel_abi_re "$1" >/dev/null; }
-# The supported kernel a kernel name stands for: BASE for BASE-debug.
-ma_kernel_base() { echo "${1%-debug}"; }
+# The supported kernel a kernel name stands for: BASE for BASE-debug,
+# BASE-cloud and BASE-rt.
+ma_kernel_base() { case $1 in *-debug | *-cloud | *-rt) echo "${1%-*}" ;; *) echo "$1" ;; esac; }
 ma_is_debug() { case $1 in *-debug) return 0 ;; esac; return 1; }
+# The Debian flavour of a flavour kernel's name (cloud, rt), or nothing.
+ma_flavour() { case $1 in *-cloud | *-rt) echo "${1##*-}" ;; esac; }
 
 # The mirror the machine's apt sources name (one-line and deb822 formats).
 ma_mirror() {

@@ -65,11 +65,12 @@ static inline void ma_mlock_vma_folio(struct folio *folio,
  * mm/mlock.c: mlock_folio()'s per-CPU batch, a local lock and the batch
  * (6.12.118 mlock.c:31 struct mlock_fbatch, a folio_batch of folio
  * pointers; 6.1.192 mlock.c:31 struct mlock_pvec, a pagevec of page
- * pointers), whose entries carry in their low bits what to do (LRU_FOLIO,
- * 6.1's LRU_PAGE, 0x1: mlock a folio on the LRU).
+ * pointers: COMPAT_MLOCK_BATCH_PAGEVEC), whose entries carry in their low
+ * bits what to do (LRU_FOLIO, 6.1's LRU_PAGE, 0x1: mlock a folio on the
+ * LRU).
  */
 #define MA_MLOCK_LRU	0x1UL
-#ifdef COMPAT_MLOCK_FIX_FOLIO_RMAP
+#ifndef COMPAT_MLOCK_BATCH_PAGEVEC
 #define ma_mlock_batch		folio_batch
 #define MA_MLOCK_BATCH		mlock_fbatch
 #define MA_MLOCK_BATCH_RUN	mlock_folio_batch

@@ -72,7 +72,7 @@ void mlock_folio(struct folio *folio) MA_KSYM;
  * their 6.1 names
  */
 struct ma_mlock_batch_pcpu;
-#ifdef COMPAT_MLOCK_FIX_FOLIO_RMAP
+#ifndef COMPAT_MLOCK_BATCH_PAGEVEC
 DECLARE_PER_CPU(struct ma_mlock_batch_pcpu, mlock_fbatch) MA_KSYM;
 void mlock_folio_batch(struct folio_batch *fbatch) MA_KSYM;
 #else
