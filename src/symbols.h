@@ -33,7 +33,6 @@
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
-#include <linux/pagevec.h>
 #include <linux/percpu.h>
 #include <linux/rmap.h>
 #include <linux/swap.h>
@@ -64,6 +63,8 @@ extern typeof(COMPAT_PTE_OFFSET_MAP_LOCK_SYM) COMPAT_PTE_OFFSET_MAP_LOCK_SYM MA_
 #endif
 
 #if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#include <linux/pagevec.h>	/* renamed folio_batch.h in 7.3, which needs none */
+
 /* mm/mlock.c (declared in mm/internal.h) */
 void mlock_folio(struct folio *folio) MA_KSYM;
 /*
