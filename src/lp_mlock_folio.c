@@ -18,8 +18,8 @@
  * kernel has the race; the fix, which mlocks every large folio a locked
  * VMA maps whole, from every process that maps it, makes it frequent
  * (83-stress-fixes-on on 6.12: a 1 MiB folio of the reference file's page
- * cache and a 4 KiB page of the test program left mlocked, where the stock
- * kernel left none).
+ * cache left mlocked, and once a 4 KiB page outside the test's file
+ * systems, where the stock kernel left none).
  *
  * The guard. An mlock_folio() that finds PG_mlocked clear (so no mlock of
  * the folio is counted, whatever mlock_count says) on a folio that is on

@@ -13,7 +13,7 @@
 # the mlock fix (6.1, 6.12) that must hold exactly: its replacement of
 # mlock_folio() guards the mlock count against the kernel's stranded-
 # munlock race (93-fix-mlock-stranded), which without the guard left a
-# 1 MiB folio and a 4 KiB page mlocked here on 6.12. Where the kernel has
+# 1 MiB folio and a 4 KiB page mlocked on 6.12 in this workload. Where the kernel has
 # the fix itself (7.3, not replaced) the race is the kernel's: a residue
 # of page cache left mlocked is printed (RESIDUE); it must be in the
 # reference file (the only file that outlives the workers; ma-kpcache, by
