@@ -171,7 +171,9 @@ static void ma_mlock_show(struct seq_file *m, struct ma_fix *fix)
 		   ma_repair_names[READ_ONCE(ma_undo_state)],
 		   READ_ONCE(ma_undone_pages));
 #if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
-	seq_printf(m, " count_resets=%ld", atomic_long_read(&ma_mlock_count_resets));
+	seq_printf(m, " count_resets=%ld count_reset_misses=%ld",
+		   atomic_long_read(&ma_mlock_count_resets),
+		   atomic_long_read(&ma_mlock_count_reset_misses));
 #endif
 }
 

@@ -123,6 +123,7 @@ int ma_folio_referenced(struct folio *folio, int is_locked,
 void ma_try_to_unmap(struct folio *folio, enum ttu_flags flags);
 void ma_mlock_folio(struct folio *folio);
 extern atomic_long_t ma_mlock_count_resets;	/* stale counts restarted */
+extern atomic_long_t ma_mlock_count_reset_misses;	/* restarts given up */
 
 /* ... on 6.1 (page-based rmap) */
 void ma_do_set_pte(struct vm_fault *vmf, struct page *page, unsigned long addr);
