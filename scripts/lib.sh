@@ -33,7 +33,7 @@ ma_kernel_abi_re() {
 	7.3)  echo '7\.3\.[0-9]+\+deb13' ;;
 	6.12-debug) echo '6\.12\.[0-9]+-mlock-audit-debug' ;;
 	6.1-cloud | 6.1-rt | 6.12-cloud | 6.12-rt | 7.3-cloud | 7.3-rt) ma_kernel_abi_re "${1%-*}" ;;
-	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED; debug: $MA_DEBUG_KERNELS)" ;;
+	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED; debug: $MA_DEBUG_KERNELS; flavours: BASE-${MA_FLAVOURS// /, BASE-})" ;;
 	esac
 }
 ma_kernel_release() {
