@@ -22,7 +22,6 @@ run() { # FIXES ORDER: load with fixes=FIXES, ma-pageout's line into /tmp/pageou
 	echo 3 >/proc/sys/vm/drop_caches
 	ma-pageout /mnt/xfs/f $MB "$2" >/tmp/pageout || fail "ma-pageout failed with fixes=$1"
 }
-field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 LRU_GEN=/sys/kernel/mm/lru_gen/enabled
 lrus="n y"

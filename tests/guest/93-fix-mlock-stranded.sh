@@ -27,7 +27,6 @@ cleanup() {
 trap cleanup EXIT
 need_fix_probe mlock "" active
 insmod /add/ma_lruhold.ko || fail "insmod ma_lruhold"
-field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 file() { # KIND: a fresh file for the KIND arm; sets F, MB, ml0, ue0
 	case $1 in

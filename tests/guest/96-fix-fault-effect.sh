@@ -17,7 +17,6 @@ xfs_mount
 trap 'unload; umount /mnt/xfs 2>/dev/null' EXIT
 dd if=/dev/zero of=/mnt/xfs/touch bs=1M count=64 2>/dev/null || fail "dd"
 PAGES=16384
-field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 whole() { sed -n 2p $DBG/fixes | sed 's/.* fault_whole_folios=\([0-9]*\) faultaround_whole_folios=\([0-9]*\).*/\1 \2/'; }
 
 if [ "$state" = upstream ]; then

@@ -193,6 +193,9 @@ meminfo_kb() {
 	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
 }
 
+# field KEY LINE: the value of KEY=VALUE among the words of LINE
+field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
 # A /proc/vmstat counter, after folding the per-CPU deltas
 vmstat_n() {
 	echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
