@@ -9,7 +9,8 @@
 # Unevictable in /proc/meminfo must then be back where they started (within
 # 64 kB). While it is held, the fix must have mlocked it (Mlocked grew by
 # at least half the mapping's size, and by at most its size and 1 MiB), so
-# that the undo has work to do.
+# that the undo has work to do; where the fix is upstream (7.3), by more
+# than nothing.
 # Before, on 6.1, the mprotect case left 32672 kB in Mlocked.
 . ./lib.sh
 MB=32
@@ -33,8 +34,14 @@ for how in "--mprotect-kb 1028:8192" "--mremap-kb 1028:8192" "--onfault-kb 1028:
 	drain
 	ml1=$(meminfo_kb Mlocked)
 	d=$((ml1 - ml0))
-	[ $d -ge $((MB * 512)) ] && [ $d -le $((MB * 1024 + 1024)) ] ||
-		fail "$how: Mlocked grew by $d kB for a $((MB * 1024)) kB locked mapping"
+	# where the fix is upstream (7.3) there is no undo to give work to:
+	# the stock kernel's own figure only has to be non-zero (it was 16128
+	# kB for --onfault-kb there once, 256 kB under half, a failure that
+	# said nothing about the fix)
+	lo=$((MB * 512))
+	[ "$nfp_state" = upstream ] && lo=1
+	[ $d -ge $lo ] && [ $d -le $((MB * 1024 + 1024)) ] ||
+		fail "$how: Mlocked grew by $d kB for a $((MB * 1024)) kB locked mapping (at least $lo kB expected)"
 	lp_disable
 	undone=$(sed -n 's/^fix=mlock .*undone_pages=\([0-9]*\).*/\1/p' $DBG/fixes)
 	unhold
