@@ -2,8 +2,9 @@
 # locked mapping changes under it (huge tmpfs, anonymous THP and 64 KiB
 # mTHP, shared anonymous mTHP, XFS large folios; mremap, fork, munlock and
 # munmap inside a folio, truncate, hole punch, a folio split, migration).
-# Each runs without the fix (fixes=none) and with every applicable fix,
-# and is judged by facts the module does not produce:
+# Each runs without the fix (fixes=none) and with every applicable fix
+# (once, with fixes=none, where the fix is upstream: see below), and is
+# judged by facts the module does not produce:
 #   - ma-kpf (pagemap + kpageflags) classifies every page of the process's
 #     locked VMAs: in an mlocked folio, "missed" (a large folio, fully
 #     mapped in the VMA, not mlocked; "crossed" when its mapping crosses a
