@@ -24,11 +24,11 @@ xfs_mount
 mkdir -p /mnt/advise
 mount -t tmpfs -o huge=advise,size=256m tmpfs /mnt/advise || fail "tmpfs huge=advise"
 # run MODE [split]: the khugepaged cases (and split_huge_page_test) with
-# fixes=MODE. Each arm starts from the same memory: page cache dropped and memory
-# compacted, so that the selftests' anonymous THP can be allocated (6.12,
-# the first arm once bailed out with "No THP is allocated" in
-# split_huge_page_test's PTE-mapped case, an allocation failure after the
-# earlier tests had fragmented memory).
+# fixes=MODE. Each arm starts from the same memory: page cache dropped
+# and memory compacted, so that the selftests' anonymous THP can be
+# allocated (6.12: the first arm once bailed out with "No THP is
+# allocated" in split_huge_page_test's PTE-mapped case, an allocation
+# failure after the earlier tests had fragmented memory).
 run() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
