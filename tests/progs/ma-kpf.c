@@ -65,6 +65,36 @@ static uint64_t kpf(uint64_t pfn)
 	return v;
 }
 
+/* a folio, from its head page's flags */
+struct folio_span {
+	uint64_t head;		/* first pfn */
+	uint64_t nr;		/* pages; 0: none yet */
+	uint64_t flags;		/* the head's kpageflags */
+};
+
+/*
+ * folio_of(): the folio holding PFN, whose own flags are F: the head is
+ * the first page before it that is not a compound tail, and the folio
+ * ends before the next page that is not a tail of it.
+ */
+static struct folio_span folio_of(uint64_t pfn, uint64_t f)
+{
+	struct folio_span s = { .head = pfn, .nr = 1 };
+
+	while (f & (1ULL << KPF_COMPOUND_TAIL))
+		f = kpf(--s.head);
+	s.flags = f;
+	if (f & (1ULL << KPF_COMPOUND_HEAD))
+		while (kpf(s.head + s.nr) & (1ULL << KPF_COMPOUND_TAIL))
+			s.nr++;
+	return s;
+}
+
+static int in_span(const struct folio_span *s, uint64_t pfn)
+{
+	return s->nr && pfn >= s->head && pfn - s->head < s->nr;
+}
+
 static int by_pfn(const void *a, const void *b)
 {
 	uint64_t x = ((const struct mapped *)a)->pfn;
@@ -92,6 +122,8 @@ static void audit_vma(int pm_fd, int pid, unsigned long start, unsigned long end
 {
 	size_t npages = (end - start) / PAGE, n = 0, i, resident;
 	unsigned long mlocked = 0, missed = 0, crossed = 0, partial = 0, small = 0, large = 0;
+	enum { C_MLOCKED, C_SMALL, C_PARTIAL, C_MISSED, C_CROSSED } cls = C_SMALL;
+	struct folio_span fs = { .nr = 0 };
 	uint64_t *ent = malloc(npages * sizeof(*ent));
 	struct mapped *m = malloc(npages * sizeof(*m));
 
@@ -108,10 +140,14 @@ static void audit_vma(int pm_fd, int pid, unsigned long start, unsigned long end
 	}
 	qsort(m, n, sizeof(*m), by_pfn);
 	resident = n;
+	/*
+	 * The class of a page is that of its folio: the entries are sorted
+	 * by pfn, so the pages of one folio come together and the folio is
+	 * looked at once, at its first page (one kpageflags read per page
+	 * of it, not per page squared).
+	 */
 	for (i = 0; i < n; i++) {
-		uint64_t pfn = m[i].pfn, head = pfn, f = kpf(pfn), hf, nr = 1, j;
-		unsigned long lo = m[i].addr, hi = m[i].addr;
-		int all = 1;
+		uint64_t pfn = m[i].pfn, f = kpf(pfn), j;
 
 		if (f & (1ULL << KPF_ZERO_PAGE)) {
 			resident--;
@@ -126,40 +162,51 @@ static void audit_vma(int pm_fd, int pid, unsigned long start, unsigned long end
 		}
 		sys_pfns[sys_n++] = pfn;
 
-		while (f & (1ULL << KPF_COMPOUND_TAIL))
-			f = kpf(--head);
-		hf = f;
-		if (hf & (1ULL << KPF_COMPOUND_HEAD))
-			while (kpf(head + nr) & (1ULL << KPF_COMPOUND_TAIL))
-				nr++;
-		if (nr > 1)
-			large++;
-		if (hf & (1ULL << KPF_MLOCKED)) {
-			mlocked++;
-			continue;
-		}
-		if (nr == 1) {
-			small++;
-			continue;
-		}
-		for (j = 0; j < nr; j++) {
-			struct mapped *x = find(m, n, head + j);
+		if (!in_span(&fs, pfn)) {
+			unsigned long lo = m[i].addr, hi = m[i].addr;
 
-			if (!x) {
-				all = 0;
-				break;
+			fs = folio_of(pfn, f);
+			if (fs.flags & (1ULL << KPF_MLOCKED)) {
+				cls = C_MLOCKED;
+			} else if (fs.nr == 1) {
+				cls = C_SMALL;
+			} else {
+				cls = C_MISSED;
+				for (j = 0; j < fs.nr; j++) {
+					struct mapped *x = find(m, n, fs.head + j);
+
+					if (!x) {
+						cls = C_PARTIAL;
+						break;
+					}
+					if (x->addr < lo)
+						lo = x->addr;
+					if (x->addr > hi)
+						hi = x->addr;
+				}
+				if (cls == C_MISSED && lo >> 21 != hi >> 21)
+					cls = C_CROSSED;
 			}
-			if (x->addr < lo)
-				lo = x->addr;
-			if (x->addr > hi)
-				hi = x->addr;
 		}
-		if (!all) {
+		if (fs.nr > 1)
+			large++;
+		switch (cls) {
+		case C_MLOCKED:
+			mlocked++;
+			break;
+		case C_SMALL:
+			small++;
+			break;
+		case C_PARTIAL:
 			partial++;
-		} else {
+			break;
+		case C_CROSSED:
+			crossed++;
 			missed++;
-			if (lo >> 21 != hi >> 21)
-				crossed++;
+			break;
+		case C_MISSED:
+			missed++;
+			break;
 		}
 	}
 	printf("vma pid=%d start=%lx end=%lx flags=%s resident=%zu mlocked=%lu missed=%lu missed_crossed=%lu partial=%lu small_unmlocked=%lu large=%lu\n",
@@ -211,6 +258,7 @@ static void audit_pid(int pid)
 int main(int argc, char **argv)
 {
 	size_t i, distinct = 0, in_mlocked = 0;
+	struct folio_span fs = { .nr = 0 };
 	int a;
 
 	if (argc < 2) {
@@ -224,15 +272,12 @@ int main(int argc, char **argv)
 		audit_pid(atoi(argv[a]));
 	qsort(sys_pfns, sys_n, sizeof(*sys_pfns), cmp_u64);
 	for (i = 0; i < sys_n; i++) {
-		uint64_t head = sys_pfns[i], f;
-
 		if (i && sys_pfns[i] == sys_pfns[i - 1])
 			continue;
 		distinct++;
-		f = kpf(head);
-		while (f & (1ULL << KPF_COMPOUND_TAIL))
-			f = kpf(--head);
-		if (f & (1ULL << KPF_MLOCKED))
+		if (!in_span(&fs, sys_pfns[i]))
+			fs = folio_of(sys_pfns[i], kpf(sys_pfns[i]));
+		if (fs.flags & (1ULL << KPF_MLOCKED))
 			in_mlocked++;
 	}
 	printf("system locked_pages=%zu in_mlocked_folios=%zu undercount=%zu\n",
