@@ -21,8 +21,9 @@ KERNEL ?= 6.12
 KERNELS ?= 6.1 6.12 7.3
 KVER ?= $(shell uname -r)
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
-DKMS_SOURCES := Kbuild Makefile dkms.conf $(wildcard src/*.[ch] compat/*.h) compat/Kbuild.include \
-		tools/klp-relocs.c
+DKMS_SOURCES := Kbuild Makefile dkms.conf \
+		$(filter-out src/verified_builds.h,$(wildcard src/*.[ch] compat/*.h)) \
+		compat/Kbuild.include compat/verified/builds tools/klp-relocs.c
 
 # KDIR given (command line or environment): the module alone.
 ifneq ($(filter command line environment,$(origin KDIR)),)

@@ -7,6 +7,9 @@
  *
  *   upstream     the running kernel has the fix: nothing is patched
  *   unsupported  it cannot be carried on this kernel (the reason is given)
+ *   unverified   it could be carried, but its code was not verified for
+ *                this kernel build (verified.c); left off unless
+ *                allow_unverified=1
  *   off          not selected, or disabled later
  *   pending      selected; the livepatch transition has not completed
  *   active       livepatched
@@ -29,6 +32,7 @@
 #include "fixes.h"
 #include "inject.h"
 #include "symbols.h"
+#include "verified.h"
 
 /* One entry per fix, in the order the "fixes" file lists them. */
 static struct ma_fix *const ma_fixes[] = {
@@ -66,6 +70,7 @@ static const char *const ma_state_names[] = {
 	[MA_FIX_ACTIVE] = "active",
 	[MA_FIX_UPSTREAM] = "upstream",
 	[MA_FIX_UNSUPPORTED] = "unsupported",
+	[MA_FIX_UNVERIFIED] = "unverified",
 };
 
 static ktime_t ma_lp_start;
@@ -364,6 +369,8 @@ int ma_fixes_init(void)
 		return ret;
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++) {
 		struct ma_fix *fix = ma_fixes[i];
+		const char *unverified = ma_unverified_why(fix->name, fix->unverified,
+							   sizeof(fix->unverified));
 
 		if (fix->upstream) {
 			fix->state = MA_FIX_UPSTREAM;
@@ -375,6 +382,9 @@ int ma_fixes_init(void)
 			/* test-only: the suite must fail (harness-fails-closed) */
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = "built with MLOCK_AUDIT_BREAK=unsupported";
+		} else if (unverified && !ma_allow_unverified()) {
+			fix->state = MA_FIX_UNVERIFIED;
+			fix->detail = unverified;
 		} else if (!want[i]) {
 			fix->state = MA_FIX_OFF;
 			fix->detail = "not selected by fixes=";
@@ -386,9 +396,13 @@ int ma_fixes_init(void)
 			fix->detail = "livepatch transition in progress";
 		}
 		/* asked for by name: say why it is not applied */
-		if (named[i] && fix->state == MA_FIX_UNSUPPORTED)
-			pr_warn("fix %s is unsupported here: %s\n", fix->name,
-				fix->detail);
+		if (named[i] && (fix->state == MA_FIX_UNSUPPORTED ||
+				 fix->state == MA_FIX_UNVERIFIED))
+			pr_warn("fix %s is %s here: %s\n", fix->name,
+				ma_state_names[fix->state], fix->detail);
+		if (unverified && fix->queued)
+			pr_warn("applying fix %s although it is unverified: %s\n",
+				fix->name, unverified);
 	}
 	if (!n)
 		return 0;

@@ -48,6 +48,7 @@ enum ma_fix_state {
 	MA_FIX_ACTIVE,		/* livepatched */
 	MA_FIX_UPSTREAM,	/* the kernel has it: nothing to patch */
 	MA_FIX_UNSUPPORTED,	/* cannot be carried on this kernel */
+	MA_FIX_UNVERIFIED,	/* not verified for this build: left off */
 };
 
 /* Large folios the replacement functions mlocked, by path. */
@@ -93,6 +94,7 @@ struct ma_fix {
 
 	enum ma_fix_state state;
 	const char *detail;	/* the reason for the state */
+	char unverified[192];	/* the reason it is unverified, if it is */
 	bool queued;		/* its replacements were put in the livepatch */
 };
 

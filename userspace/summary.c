@@ -436,7 +436,7 @@ static void print_prom(const struct ma_report *r, FILE *f)
 			fprintf(f, "\"} %s\n", fx->lp[i].val);
 		}
 		ma_prom_family(f, "mlock_audit_fix_info", "gauge",
-			       "Each live fix and its state (active, pending, off, upstream, unsupported); always 1.");
+			       "Each live fix and its state (active, pending, off, upstream, unsupported, unverified); always 1.");
 		for (i = 0; i < fx->n; i++) {
 			fprintf(f, "mlock_audit_fix_info{fix=\"");
 			ma_prom_label(f, fx->v[i].name, strlen(fx->v[i].name));

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which live fixes were verified for the running kernel build.
+ *
+ * The replacements copy kernel functions of the exact builds they were
+ * written for, and the private structs they use are mirrored from those
+ * builds. scripts/verify-kernel compares each fix's kernel source items
+ * (compat/verified/manifest) between a Debian release's linux-source and
+ * the reference build, and records in compat/verified/builds the releases
+ * on which a fix's items are identical. Kbuild compiles that record in
+ * (verified_builds.h). A Debian kernel names its source release in its
+ * version string ("#1 SMP PREEMPT_DYNAMIC Debian 6.12.118-1 (date)"); a fix
+ * is verified when the record lists it for that release. Any other fix
+ * that the module could carry is left off ("unverified") unless the
+ * administrator loads the module with allow_unverified=1.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#include <linux/utsname.h>
+
+#include "verified.h"
+
+static bool ma_allow_unverified_param;
+module_param_named(allow_unverified, ma_allow_unverified_param, bool, 0444);
+MODULE_PARM_DESC(allow_unverified, "Apply the live fixes also where the running kernel build is not in the record of verified builds, or its code for a fix differs (default 0). Risk: a replacement copies kernel functions of the verified builds; on other code it may undo that build's own fixes or corrupt memory.");
+
+struct ma_verified_build {
+	const char *version;	/* Debian source version */
+	const char *fixes;	/* the fixes, space separated and enclosed */
+};
+
+static const struct ma_verified_build ma_verified_builds[] = {
+#define MA_VERIFIED(version, fixes) { version, " " fixes " " },
+#include "verified_builds.h"
+#undef MA_VERIFIED
+};
+
+/* Test-only (MLOCK_AUDIT_BREAK=unrecorded): a build the record lacks. */
+#ifdef MLOCK_AUDIT_BREAK_UNRECORDED
+static const bool ma_break_unrecorded = true;
+#else
+static const bool ma_break_unrecorded;
+#endif
+
+static char ma_version[64];
+
+/**
+ * ma_build_version() - the Debian source version of the running kernel.
+ *
+ * Return: it ("6.12.118-1"), or "" when the version string names none
+ * (a kernel not built by Debian).
+ */
+const char *ma_build_version(void)
+{
+	const char *v = strstr(init_utsname()->version, " Debian ");
+	size_t n;
+
+	if (ma_version[0] || !v)
+		return ma_version;
+	v += strlen(" Debian ");
+	n = strcspn(v, " ");
+	if (n < sizeof(ma_version))
+		strscpy(ma_version, v, n + 1);
+	return ma_version;
+}
+
+static const struct ma_verified_build *ma_verified_find(const char *version)
+{
+	unsigned int i;
+
+	if (ma_break_unrecorded || !version[0])
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(ma_verified_builds); i++)
+		if (!strcmp(ma_verified_builds[i].version, version))
+			return &ma_verified_builds[i];
+	return NULL;
+}
+
+/**
+ * ma_unverified_why() - whether a fix was verified for the running build.
+ * @fix: the fix's name
+ * @buf: where to write the reason
+ * @len: its size
+ *
+ * Return: NULL when the record lists @fix for this build, else @buf with
+ * the reason.
+ */
+const char *ma_unverified_why(const char *fix, char *buf, size_t len)
+{
+	const char *version = ma_build_version();
+	const struct ma_verified_build *b = ma_verified_find(version);
+	char name[24];
+
+	snprintf(name, sizeof(name), " %s ", fix);
+	if (b && strstr(b->fixes, name))
+		return NULL;
+	if (!version[0])
+		snprintf(buf, len,
+			 "kernel '%s' is not a Debian build: not in the record of verified builds (allow_unverified=1 applies it)",
+			 init_utsname()->release);
+	else if (!b)
+		snprintf(buf, len,
+			 "build %s is not in the record of verified builds (allow_unverified=1 applies it)",
+			 version);
+	else
+		snprintf(buf, len,
+			 "the kernel code it replaces differs on build %s from the verified build (allow_unverified=1 applies it)",
+			 version);
+	return buf;
+}
+
+/**
+ * ma_allow_unverified() - the administrator asked for unverified fixes.
+ *
+ * Return: allow_unverified=.
+ */
+bool ma_allow_unverified(void)
+{
+	return ma_allow_unverified_param;
+}
