@@ -66,6 +66,7 @@
 #include <linux/workqueue.h>
 
 #include "fixes.h"
+#include "layout.h"
 
 #ifdef COMPAT_SCANRESUME_FIX
 #include "khugepaged_internal.h"
@@ -306,6 +307,7 @@ static struct klp_func ma_scanresume_funcs[] = {
 struct ma_fix ma_fix_scanresume = {
 	.name = "scanresume",
 	.funcs = MA_SCANRESUME_FUNCS,
+	.upstream_probe = ma_layout_scanresume_upstream,
 	.unsupported = COMPAT_SCANRESUME_FIX_UNSUPPORTED,
 	.transition = MA_SCANRESUME_TRANSITION,
 	.unpatched = MA_SCANRESUME_UNPATCHED,

@@ -31,6 +31,7 @@
 
 #include "fixes.h"
 #include "inject.h"
+#include "layout.h"
 #include "symbols.h"
 #include "verified.h"
 
@@ -372,6 +373,8 @@ int ma_fixes_init(void)
 		const char *unverified = ma_unverified_why(fix->name, fix->unverified,
 							   sizeof(fix->unverified));
 
+		if (!fix->upstream && fix->upstream_probe)
+			fix->upstream = fix->upstream_probe();
 		if (fix->upstream) {
 			fix->state = MA_FIX_UPSTREAM;
 			fix->detail = fix->upstream;
@@ -382,6 +385,9 @@ int ma_fixes_init(void)
 			/* test-only: the suite must fail (harness-fails-closed) */
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = "built with MLOCK_AUDIT_BREAK=unsupported";
+		} else if (ma_layout_check(fix->name, fix->layout, sizeof(fix->layout))) {
+			fix->state = MA_FIX_UNSUPPORTED;
+			fix->detail = fix->layout;
 		} else if (unverified && !ma_allow_unverified()) {
 			fix->state = MA_FIX_UNVERIFIED;
 			fix->detail = unverified;

@@ -67,6 +67,8 @@ struct ma_fix {
 	struct klp_func *funcs;
 	/* why the kernel has it, or why it cannot be carried, or NULL */
 	const char *upstream, *unsupported;
+	/* at load: the evidence that the running kernel has it, or NULL */
+	const char *(*upstream_probe)(void);
 	/* after the livepatch transition completed (may sleep) */
 	void (*activated)(struct ma_fix *fix);
 	/*
@@ -95,6 +97,7 @@ struct ma_fix {
 	enum ma_fix_state state;
 	const char *detail;	/* the reason for the state */
 	char unverified[192];	/* the reason it is unverified, if it is */
+	char layout[192];	/* how its mirrors differ, if they do */
 	bool queued;		/* its replacements were put in the livepatch */
 };
 

@@ -28,6 +28,8 @@
 #ifndef _MLOCK_AUDIT_SYMBOLS_H
 #define _MLOCK_AUDIT_SYMBOLS_H
 
+#include <linux/bpf.h>
+#include <linux/btf.h>
 #include <linux/huge_mm.h>
 #include <linux/khugepaged.h>
 #include <linux/memcontrol.h>
@@ -94,6 +96,16 @@ bool folio_referenced_one(struct folio *folio, struct vm_area_struct *vma,
 bool invalid_folio_referenced_vma(struct vm_area_struct *vma, void *arg) MA_KSYM;
 bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 		      unsigned long address, void *arg) MA_KSYM;
+#endif
+
+#if IS_ENABLED(CONFIG_DEBUG_INFO_BTF) && IS_ENABLED(CONFIG_BPF_SYSCALL)
+/*
+ * kernel/bpf/verifier.c, kernel/bpf/btf.c (declared in linux/bpf.h,
+ * linux/btf.h): the running kernel's BTF, for layout.c
+ */
+extern typeof(bpf_get_btf_vmlinux) bpf_get_btf_vmlinux MA_KSYM;
+extern typeof(btf_find_by_name_kind) btf_find_by_name_kind MA_KSYM;
+extern typeof(btf_name_by_offset) btf_name_by_offset MA_KSYM;
 #endif
 
 #if defined(COMPAT_MLOCK_FIX_PAGE_RMAP) || defined(COMPAT_FAULT_FIX_SET_PTE_RANGE)
