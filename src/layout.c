@@ -409,15 +409,24 @@ static u64 ma_btf_size(const struct btf *btf, u32 id)
 	return 0;
 }
 
-static const struct btf *ma_btf(void)
+/*
+ * The BTF functions are called from one place each, out of line: one
+ * livepatch relocation each (symbols.h).
+ */
+static noinline const struct btf *ma_btf(void)
 {
 	struct btf *btf = bpf_get_btf_vmlinux();
 
 	return IS_ERR_OR_NULL(btf) ? NULL : btf;
 }
 
-static const struct btf_type *ma_btf_find(const struct btf *btf,
-					  const char *name, u8 kind)
+static noinline const char *ma_btf_name(const struct btf *btf, u32 offset)
+{
+	return btf_name_by_offset(btf, offset);
+}
+
+static noinline const struct btf_type *ma_btf_find(const struct btf *btf,
+						   const char *name, u8 kind)
 {
 	s32 id = btf_find_by_name_kind(btf, name, kind);
 
@@ -433,7 +442,7 @@ static const struct btf_member *ma_btf_member(const struct btf *btf,
 	u32 i;
 
 	for_each_member(i, t, m) {
-		const char *n = btf_name_by_offset(btf, m->name_off);
+		const char *n = ma_btf_name(btf, m->name_off);
 
 		if (n && !strcmp(n, name)) {
 			*bits = btf_type_kflag(t) ? BTF_MEMBER_BIT_OFFSET(m->offset) :
@@ -542,7 +551,7 @@ static int ma_layout_enum_check(const struct btf *btf, char *why, size_t len)
 	e = (const struct btf_enum *)(t + 1);
 	for (i = 0; i < ARRAY_SIZE(ma_scan_result); i++) {
 		for (j = 0; j < btf_type_vlen(t); j++) {
-			const char *n = btf_name_by_offset(btf, e[j].name_off);
+			const char *n = ma_btf_name(btf, e[j].name_off);
 
 			if (n && !strcmp(n, ma_scan_result[i].name))
 				break;

@@ -61,3 +61,93 @@ int ma_symbols_init(void)
 	}
 	return 0;
 }
+
+/*
+ * The wrappers of symbols.h's "one relocation per function". Each calls the
+ * kernel function by its own name (the macros are undone here).
+ */
+#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#undef mlock_folio
+#undef rmap_walk
+#undef page_vma_mapped_walk
+#undef folio_lruvec_lock_irq
+#undef folio_lock_anon_vma_read
+
+noinline void ma_call_mlock_folio(struct folio *folio)
+{
+	mlock_folio(folio);
+}
+
+noinline void ma_call_rmap_walk(struct folio *folio, struct rmap_walk_control *rwc)
+{
+	rmap_walk(folio, rwc);
+}
+
+noinline bool ma_call_page_vma_mapped_walk(struct page_vma_mapped_walk *pvmw)
+{
+	return page_vma_mapped_walk(pvmw);
+}
+
+noinline struct lruvec *ma_call_folio_lruvec_lock_irq(struct folio *folio)
+{
+	return folio_lruvec_lock_irq(folio);
+}
+
+noinline struct anon_vma *ma_call_folio_lock_anon_vma_read(struct folio *folio,
+							   struct rmap_walk_control *rwc)
+{
+	return folio_lock_anon_vma_read(folio, rwc);
+}
+#endif
+
+#ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
+#undef munlock_page
+#undef unlock_page_memcg
+#undef deferred_split_huge_page
+
+noinline void ma_call_munlock_page(struct page *page)
+{
+	munlock_page(page);
+}
+
+noinline void ma_call_unlock_page_memcg(struct page *page)
+{
+	unlock_page_memcg(page);
+}
+
+noinline void ma_call_deferred_split_huge_page(struct page *page)
+{
+	deferred_split_huge_page(page);
+}
+#endif
+
+#if defined(COMPAT_MLOCK_FIX_PAGE_RMAP) || defined(COMPAT_LAZYFREE_FIX_FOLIO) || \
+	defined(COMPAT_LAZYFREE_FIX_PAGE)
+#undef vm_normal_page
+
+noinline struct page *ma_call_vm_normal_page(struct vm_area_struct *vma,
+					     unsigned long addr, pte_t pte)
+{
+	return vm_normal_page(vma, addr, pte);
+}
+#endif
+
+#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE) || \
+	defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+#undef find_pmd_or_thp_or_none
+
+noinline int ma_call_find_pmd_or_thp_or_none(struct mm_struct *mm,
+					     unsigned long address, pmd_t **pmd)
+{
+	return find_pmd_or_thp_or_none(mm, address, pmd);
+}
+#endif
+
+#ifdef COMPAT_SCANRESUME_FIX
+#undef collect_mm_slot
+
+noinline void ma_call_collect_mm_slot(struct ma_khugepaged_mm_slot *mm_slot)
+{
+	collect_mm_slot(mm_slot);
+}
+#endif

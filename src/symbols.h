@@ -267,4 +267,49 @@ extern typeof(hugepage_vma_check) hugepage_vma_check MA_KSYM;
 bool khugepaged_add_pte_mapped_thp(struct mm_struct *mm, unsigned long addr) MA_KSYM;
 #endif
 
+/*
+ * One relocation per function. 6.1's livepatch core resolves each
+ * livepatch relocation with a walk of the whole of kallsyms
+ * (klp_find_object_symbol(), kernel/livepatch/core.c), 50 to 70 ms under
+ * TCG, and the compiler copies a call into every path it duplicates (one
+ * unlock_page_memcg() call in the source had five relocations): a 6.1
+ * load took 6 s. The functions called from more than one place are called
+ * through one out-of-line wrapper each (symbols.c), which holds the only
+ * relocation; each macro below sends the calls after this point to it.
+ */
+#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+extern typeof(mlock_folio) ma_call_mlock_folio;
+#define mlock_folio(...)		ma_call_mlock_folio(__VA_ARGS__)
+extern typeof(rmap_walk) ma_call_rmap_walk;
+#define rmap_walk(...)			ma_call_rmap_walk(__VA_ARGS__)
+extern typeof(page_vma_mapped_walk) ma_call_page_vma_mapped_walk;
+#define page_vma_mapped_walk(...)	ma_call_page_vma_mapped_walk(__VA_ARGS__)
+extern typeof(folio_lruvec_lock_irq) ma_call_folio_lruvec_lock_irq;
+#define folio_lruvec_lock_irq(...)	ma_call_folio_lruvec_lock_irq(__VA_ARGS__)
+extern typeof(folio_lock_anon_vma_read) ma_call_folio_lock_anon_vma_read;
+#define folio_lock_anon_vma_read(...)	ma_call_folio_lock_anon_vma_read(__VA_ARGS__)
+#endif
+#ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
+extern typeof(munlock_page) ma_call_munlock_page;
+#define munlock_page(...)		ma_call_munlock_page(__VA_ARGS__)
+extern typeof(unlock_page_memcg) ma_call_unlock_page_memcg;
+#define unlock_page_memcg(...)		ma_call_unlock_page_memcg(__VA_ARGS__)
+extern typeof(deferred_split_huge_page) ma_call_deferred_split_huge_page;
+#define deferred_split_huge_page(...)	ma_call_deferred_split_huge_page(__VA_ARGS__)
+#endif
+#if defined(COMPAT_MLOCK_FIX_PAGE_RMAP) || defined(COMPAT_LAZYFREE_FIX_FOLIO) || \
+	defined(COMPAT_LAZYFREE_FIX_PAGE)
+extern typeof(vm_normal_page) ma_call_vm_normal_page;
+#define vm_normal_page(...)		ma_call_vm_normal_page(__VA_ARGS__)
+#endif
+#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE) || \
+	defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+extern typeof(find_pmd_or_thp_or_none) ma_call_find_pmd_or_thp_or_none;
+#define find_pmd_or_thp_or_none(...)	ma_call_find_pmd_or_thp_or_none(__VA_ARGS__)
+#endif
+#ifdef COMPAT_SCANRESUME_FIX
+extern typeof(collect_mm_slot) ma_call_collect_mm_slot;
+#define collect_mm_slot(...)		ma_call_collect_mm_slot(__VA_ARGS__)
+#endif
+
 #endif /* _MLOCK_AUDIT_SYMBOLS_H */
