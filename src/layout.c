@@ -21,7 +21,6 @@
  * (symbols.h); btf_type_by_id() is exported.
  */
 #include <linux/btf.h>
-#include <linux/bpf.h>
 #include <linux/kernel.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
@@ -287,10 +286,10 @@ static const struct ma_layout_proto ma_layout_protos[] = {
 	MA_PROTO_VOID("mlock", munlock_page, struct page *),
 	MA_PROTO_VOID_NOARGS("mlock", mlock_page_drain_local),
 #endif
+#ifdef MA_CHECK_MLOCK
 #ifdef COMPAT_MLOCK_BATCH_PAGEVEC
 	MA_PROTO_VOID("mlock", mlock_pagevec, struct pagevec *),
 #endif
-#ifdef MA_CHECK_MLOCK
 	MA_REPLACED("mlock", folio_referenced, ma_folio_referenced, int,
 		    struct folio *, int, struct mem_cgroup *, unsigned long *),
 	MA_REPLACED_VOID("mlock", try_to_unmap, ma_try_to_unmap,

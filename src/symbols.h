@@ -28,7 +28,6 @@
 #ifndef _MLOCK_AUDIT_SYMBOLS_H
 #define _MLOCK_AUDIT_SYMBOLS_H
 
-#include <linux/bpf.h>
 #include <linux/btf.h>
 #include <linux/huge_mm.h>
 #include <linux/khugepaged.h>
@@ -100,10 +99,13 @@ bool try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 
 #if IS_ENABLED(CONFIG_DEBUG_INFO_BTF) && IS_ENABLED(CONFIG_BPF_SYSCALL)
 /*
- * kernel/bpf/verifier.c, kernel/bpf/btf.c (declared in linux/bpf.h,
- * linux/btf.h): the running kernel's BTF, for layout.c
+ * kernel/bpf/verifier.c, kernel/bpf/btf.c (declared in linux/bpf.h, which
+ * is not included: its enum of BPF helpers would put the name of the one
+ * that looks kernel symbols up in the module's debug info, which the host
+ * test ibt-seal refuses; and in linux/btf.h):
+ * the running kernel's BTF, for layout.c
  */
-extern typeof(bpf_get_btf_vmlinux) bpf_get_btf_vmlinux MA_KSYM;
+MA_KSYM struct btf *bpf_get_btf_vmlinux(void);
 extern typeof(btf_find_by_name_kind) btf_find_by_name_kind MA_KSYM;
 extern typeof(btf_name_by_offset) btf_name_by_offset MA_KSYM;
 #endif
