@@ -111,6 +111,7 @@ void ma_fixes_exit(void);
 int ma_fixes_show(struct seq_file *m);
 void ma_fix_event(enum ma_fix_event ev, struct folio *folio);
 struct klp_patch *ma_fixes_patch(void);
+bool ma_fix_listed(const char *list, const char *fix);
 
 /* The replacement functions of the "mlock" fix. */
 void ma_folio_add_anon_rmap_ptes(struct folio *folio, struct page *page,

@@ -24,6 +24,7 @@
 #include <linux/kernel.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 
 #include "fixes.h"
 #include "layout.h"
@@ -246,15 +247,10 @@ static const struct ma_layout_struct ma_layout_structs[] = {
 	{ .fixes = " mlock ", .name = "folio_referenced_arg",
 	  .size = sizeof(struct folio_referenced_arg), .whole = true,
 	  .members = ma_folio_referenced_arg, .nr = ARRAY_SIZE(ma_folio_referenced_arg) },
-#ifndef COMPAT_MLOCK_BATCH_PAGEVEC
-	{ .fixes = " mlock ", .name = "mlock_fbatch",
+	/* mlock_fbatch, 6.1's mlock_pvec (mm_internal.h) */
+	{ .fixes = " mlock ", .name = __stringify(MA_MLOCK_BATCH),
 	  .size = sizeof(struct ma_mlock_batch_pcpu), .whole = false,
 	  .members = ma_mlock_batch_pcpu, .nr = ARRAY_SIZE(ma_mlock_batch_pcpu) },
-#else
-	{ .fixes = " mlock ", .name = "mlock_pvec",
-	  .size = sizeof(struct ma_mlock_batch_pcpu), .whole = false,
-	  .members = ma_mlock_batch_pcpu, .nr = ARRAY_SIZE(ma_mlock_batch_pcpu) },
-#endif
 #endif
 };
 
@@ -356,14 +352,6 @@ static const struct ma_layout_proto ma_layout_protos[] = {
 		 struct mm_struct *, unsigned long),
 #endif
 };
-
-static bool ma_fix_relies(const char *fixes, const char *fix)
-{
-	char name[24];
-
-	snprintf(name, sizeof(name), " %s ", fix);
-	return strstr(fixes, name);
-}
 
 #if IS_ENABLED(CONFIG_DEBUG_INFO_BTF) && IS_ENABLED(CONFIG_BPF_SYSCALL) && \
 	(defined(MA_CHECK_KHUGEPAGED) || defined(MA_CHECK_MLOCK))
@@ -587,7 +575,7 @@ int ma_layout_check(const char *fix, char *why, size_t len)
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(ma_layout_structs); i++) {
-		if (!ma_fix_relies(ma_layout_structs[i].fixes, fix))
+		if (!ma_fix_listed(ma_layout_structs[i].fixes, fix))
 			continue;
 		btf = btf ?: ma_btf();
 		if (!btf)
@@ -597,7 +585,7 @@ int ma_layout_check(const char *fix, char *why, size_t len)
 			return ret;
 	}
 	for (i = 0; i < ARRAY_SIZE(ma_layout_protos); i++) {
-		if (!ma_fix_relies(ma_layout_protos[i].fixes, fix))
+		if (!ma_fix_listed(ma_layout_protos[i].fixes, fix))
 			continue;
 		btf = btf ?: ma_btf();
 		if (!btf)
@@ -607,7 +595,7 @@ int ma_layout_check(const char *fix, char *why, size_t len)
 			return ret;
 	}
 #ifdef MA_CHECK_KHUGEPAGED
-	if (ma_fix_relies(" lazyfree scanresume ", fix) && btf)
+	if (ma_fix_listed(" lazyfree scanresume ", fix) && btf)
 		return ma_layout_enum_check(btf, why, len);
 #endif
 	return 0;
@@ -645,14 +633,14 @@ int ma_layout_check(const char *fix, char *why, size_t len)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ma_layout_protos); i++) {
-		if (ma_fix_relies(ma_layout_protos[i].fixes, fix)) {
+		if (ma_fix_listed(ma_layout_protos[i].fixes, fix)) {
 			snprintf(why, len,
 				 "the kernel is built without BTF (CONFIG_DEBUG_INFO_BTF): the prototypes it relies on cannot be checked");
 			return -ENOENT;
 		}
 	}
 	for (i = 0; i < ARRAY_SIZE(ma_layout_structs); i++) {
-		if (ma_fix_relies(ma_layout_structs[i].fixes, fix)) {
+		if (ma_fix_listed(ma_layout_structs[i].fixes, fix)) {
 			snprintf(why, len,
 				 "the kernel is built without BTF (CONFIG_DEBUG_INFO_BTF): the structs it mirrors cannot be checked");
 			return -ENOENT;

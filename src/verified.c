@@ -19,6 +19,7 @@
 #include <linux/string.h>
 #include <linux/utsname.h>
 
+#include "fixes.h"
 #include "verified.h"
 
 static bool ma_allow_unverified_param;
@@ -90,10 +91,8 @@ const char *ma_unverified_why(const char *fix, char *buf, size_t len)
 {
 	const char *version = ma_build_version();
 	const struct ma_verified_build *b = ma_verified_find(version);
-	char name[24];
 
-	snprintf(name, sizeof(name), " %s ", fix);
-	if (b && strstr(b->fixes, name))
+	if (b && ma_fix_listed(b->fixes, fix))
 		return NULL;
 	if (!version[0])
 		snprintf(buf, len,
