@@ -19,6 +19,14 @@ MA_DEBUG_KERNELS="6.12-debug"
 # fetched for BASE), booted to check the module built with
 # scripts/build --flavour; they behave as BASE everywhere else.
 MA_FLAVOURS="cloud rt"
+# A build outside the record (issue 20): 6.12-prev is Debian's generic
+# image of the newest 6.12 build older than the one scripts/kernels
+# fetched for 6.12 that compat/verified/builds does not list, booted to
+# check that the module refuses to apply unverified fixes there. 6.12
+# only: 6.1's build packages are one linux-kbuild-6.1 for every 6.1 build,
+# so its chroot cannot hold two builds' tools, and Debian carries a single
+# 7.3 build.
+MA_PREV_KERNELS="6.12-prev"
 
 ma_log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 ma_die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
@@ -32,29 +40,30 @@ ma_kernel_abi_re() {
 	6.12) echo '6\.12\.[0-9]+\+deb13' ;;
 	7.3)  echo '7\.3\.[0-9]+\+deb13' ;;
 	6.12-debug) echo '6\.12\.[0-9]+-mlock-audit-debug' ;;
-	6.1-cloud | 6.1-rt | 6.12-cloud | 6.12-rt | 7.3-cloud | 7.3-rt) ma_kernel_abi_re "${1%-*}" ;;
-	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED; debug: $MA_DEBUG_KERNELS; flavours: BASE-${MA_FLAVOURS// /, BASE-})" ;;
+	6.1-cloud | 6.1-rt | 6.12-cloud | 6.12-rt | 7.3-cloud | 7.3-rt | 6.12-prev) ma_kernel_abi_re "${1%-*}" ;;
+	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED; debug: $MA_DEBUG_KERNELS; flavours: BASE-${MA_FLAVOURS// /, BASE-}; outside the record: $MA_PREV_KERNELS)" ;;
 	esac
 }
 ma_kernel_release() {
 	case $1 in
 	6.1 | 6.1-cloud | 6.1-rt) echo bookworm ;;
-	6.12 | 7.3 | 6.12-debug | 6.12-cloud | 6.12-rt | 7.3-cloud | 7.3-rt) echo trixie ;;
+	6.12 | 7.3 | 6.12-debug | 6.12-cloud | 6.12-rt | 7.3-cloud | 7.3-rt | 6.12-prev) echo trixie ;;
 	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED)" ;;
 	esac
 }
 ma_kernel_target() {
 	case $1 in
 	6.1) echo bookworm-security ;;
-	6.12) echo trixie-security ;;
+	6.12 | 6.12-prev) echo trixie-security ;;
 	7.3) echo trixie-backports ;;
 	esac
 }
 ma_check_kernel() { ma_kernel_abi_re "$1" >/dev/null; }
 # The supported kernel a kernel name stands for: BASE for BASE-debug,
-# BASE-cloud and BASE-rt.
-ma_kernel_base() { case $1 in *-debug | *-cloud | *-rt) echo "${1%-*}" ;; *) echo "$1" ;; esac; }
+# BASE-cloud, BASE-rt and BASE-prev.
+ma_kernel_base() { case $1 in *-debug | *-cloud | *-rt | *-prev) echo "${1%-*}" ;; *) echo "$1" ;; esac; }
 ma_is_debug() { case $1 in *-debug) return 0 ;; esac; return 1; }
+ma_is_prev() { case $1 in *-prev) return 0 ;; esac; return 1; }
 # The Debian flavour of a flavour kernel's name (cloud, rt), or nothing.
 ma_flavour() { case $1 in *-cloud | *-rt) echo "${1##*-}" ;; esac; }
 
