@@ -605,11 +605,22 @@ no_btf:
 	return -ENOENT;
 }
 
+/*
+ * Seed 004's mark in BTF: the scan cursor's address moved from struct
+ * khugepaged_scan into struct khugepaged_mm_slot. Test-only
+ * (MLOCK_AUDIT_BREAK=upstream_scanresume): a member every supported
+ * kernel has stands for it, so that the suite sees the fix go "upstream".
+ */
+#ifdef MLOCK_AUDIT_BREAK_UPSTREAM_SCANRESUME
+#define MA_SEED004_STRUCT	"khugepaged_scan"
+#define MA_SEED004_MEMBER	"mm_slot"
+#else
+#define MA_SEED004_STRUCT	"khugepaged_mm_slot"
+#define MA_SEED004_MEMBER	"address"
+#endif
+
 /**
  * ma_layout_scanresume_upstream() - whether seed 004 is merged.
- *
- * It moves the scan cursor's address from struct khugepaged_scan into
- * struct khugepaged_mm_slot.
  *
  * Return: the evidence, or NULL.
  */
@@ -621,10 +632,11 @@ const char *ma_layout_scanresume_upstream(void)
 
 	if (!btf)
 		return NULL;
-	t = ma_btf_find(btf, "khugepaged_mm_slot", BTF_KIND_STRUCT);
-	if (!t || !ma_btf_member(btf, t, "address", &bits))
+	t = ma_btf_find(btf, MA_SEED004_STRUCT, BTF_KIND_STRUCT);
+	if (!t || !ma_btf_member(btf, t, MA_SEED004_MEMBER, &bits))
 		return NULL;
-	return "struct khugepaged_mm_slot has the scan address (BTF): seed 004 is merged";
+	return "struct " MA_SEED004_STRUCT " has the member " MA_SEED004_MEMBER
+	       " (BTF): seed 004 is merged";
 }
 #else
 /* No BTF, or nothing mirrored (no fix carried) */
