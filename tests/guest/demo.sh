@@ -7,15 +7,15 @@
 #  2. The module reloaded with its fixes, the mappings still held: the
 #     repair at load, the fixes and Mlocked again, compared with what is
 #     mapped of the locked mappings (smaps_rollup's Locked).
+#  3. Writing to every page of a 64 MiB XFS file through a shared mapping:
+#     minor faults with the fault fix off and on.
+#  4. The livepatch disabled and the module unloaded, the documented way.
 # khugepaged is put to sleep before the mappings are made
 # (khugepaged_asleep, lib.sh): a pass of it may collapse part of the
 # locked file mapping and so unmap it until it is touched again, which is
 # stock behaviour but not the demo's subject (a pass, woken by the first
 # holder registering, once unmapped 16 MiB of them on 7.3 before step 1
 # was measured).
-#  3. Writing to every page of a 64 MiB XFS file through a shared mapping:
-#     minor faults with the fault fix off and on.
-#  4. The livepatch disabled and the module unloaded, the documented way.
 # The last line, "demo: ...", gives the figures 13-demo checks. Exits
 # non-zero when a step fails.
 . ./lib.sh
