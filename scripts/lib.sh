@@ -172,6 +172,11 @@ ma_chroot() {
 }
 
 ma_kdir() { echo "$MA_CACHE/kernels/$1"; }
+# Whether compat/verified/builds lists Debian build VER of SERIES.
+ma_recorded() { # SERIES VER
+	awk -v s="$1" -v v="$2" '$1 == s && $2 == v { f = 1 } END { exit !f }' \
+		"$MA_TOP/compat/verified/builds"
+}
 # Value of KEY in the kernel's info file (written by scripts/kernels fetch).
 ma_kinfo() {
 	local f
