@@ -39,6 +39,28 @@ cycle() {
 		fail "$1: transition took longer than $2 ms (enable $ms ms, disable $((off * 100)) ms)"
 }
 
+# ref_limit: set $limit to 5 s plus the slower of the reference
+# livepatch's two transitions (enable, disable), measured here. For kernels
+# that repoint every cond_resched() call site at the start and again at
+# the end of every livepatch transition (sched_dynamic_klp_enable() and
+# _disable(), kernel/livepatch/transition.c, 6.12): one text_poke with
+# cross-CPU syncs per site, milliseconds on hardware and 0.2 to 2.5 s per
+# transition under TCG, paid by any livepatch and not by our code. Ours
+# may take 5 s on top of that stock figure.
+ref_limit() {
+	[ -f $RP_KO ] || fail "no $RP_KO (scripts/build-testmod builds it; tests/run and host/transition-1cpu add it)"
+	replace
+	ref_on=$TT
+	t0=$(ms)
+	unreplace
+	ref_off=$(($(ms) - t0))
+	limit=$((5000 + (ref_on > ref_off ? ref_on : ref_off)))
+	info "reference livepatch$1: enable $ref_on ms, disable $ref_off ms: limit $limit ms"
+}
+# repoints: does this kernel repoint cond_resched() call sites for livepatch
+# transitions?
+repoints() { grep -q ' sched_dynamic_klp_enable$' /proc/kallsyms; }
+
 # Skip unless the default fixes register a livepatch here.
 need_livepatch() {
 	unload
