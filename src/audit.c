@@ -70,6 +70,7 @@
 
 #include "audit.h"
 #include "fixes.h"
+#include "summary.h"
 #include "symbols.h"
 
 #define MA_PMDS_PER_HOLD	512
@@ -593,6 +594,21 @@ int ma_vmas_show(struct seq_file *m, pid_t only)
 	return ret;
 }
 
+/* The lines of "summary", in order (summary_fields.h). */
+static const struct {
+	const char *key;
+	size_t off;
+} ma_summary_keys[] = {
+#define MA_SIZE(key, ...) { #key, offsetof(struct ma_summary, key) },
+#define MA_COUNT(key, ...) { #key, offsetof(struct ma_summary, key) },
+#define MA_EVENT(name) \
+	{ "unevictable_pgs_" #name, offsetof(struct ma_summary, events[MA_EVENT_##name]) },
+#include "summary_fields.h"
+#undef MA_SIZE
+#undef MA_COUNT
+#undef MA_EVENT
+};
+
 /**
  * ma_summary_show() - system-wide figures (see README.md, "summary").
  * @m: the seq_file
@@ -602,21 +618,23 @@ int ma_vmas_show(struct seq_file *m, pid_t only)
  */
 int ma_summary_show(struct seq_file *m, pid_t only)
 {
-	static const struct { const char *name; enum vm_event_item item; } events[] = {
-		{ "unevictable_pgs_culled", UNEVICTABLE_PGCULLED },
-		{ "unevictable_pgs_scanned", UNEVICTABLE_PGSCANNED },
-		{ "unevictable_pgs_rescued", UNEVICTABLE_PGRESCUED },
-		{ "unevictable_pgs_mlocked", UNEVICTABLE_PGMLOCKED },
-		{ "unevictable_pgs_munlocked", UNEVICTABLE_PGMUNLOCKED },
-		{ "unevictable_pgs_cleared", UNEVICTABLE_PGCLEARED },
-		{ "unevictable_pgs_stranded", UNEVICTABLE_PGSTRANDED },
+	static const struct { enum ma_summary_event e; enum vm_event_item item; } events[] = {
+		{ MA_EVENT_culled, UNEVICTABLE_PGCULLED },
+		{ MA_EVENT_scanned, UNEVICTABLE_PGSCANNED },
+		{ MA_EVENT_rescued, UNEVICTABLE_PGRESCUED },
+		{ MA_EVENT_mlocked, UNEVICTABLE_PGMLOCKED },
+		{ MA_EVENT_munlocked, UNEVICTABLE_PGMUNLOCKED },
+		{ MA_EVENT_cleared, UNEVICTABLE_PGCLEARED },
+		{ MA_EVENT_stranded, UNEVICTABLE_PGSTRANDED },
 	};
 	struct ma_system sys = { };
+	struct ma_summary s = { };
 	struct task_struct *task;
 	unsigned long *ev;
 	pid_t nr = only ? only : 1;
 	int ret = 0, i;
 
+	BUILD_BUG_ON(ARRAY_SIZE(events) != MA_NR_EVENTS);
 	/* on x86_64 all RAM is in the direct map, which ends at high_memory */
 	sys.nbits = PHYS_PFN(__pa(high_memory - 1)) + 1;
 	sys.seen = vzalloc(BITS_TO_LONGS(sys.nbits) * sizeof(long));
@@ -636,26 +654,30 @@ int ma_summary_show(struct seq_file *m, pid_t only)
 	all_vm_events(ev);
 
 #define KB(pages) ((pages) << (PAGE_SHIFT - 10))
-	seq_puts(m, "format 1\n");
-	seq_printf(m, "mlocked_kb %lu\n", KB(global_zone_page_state(NR_MLOCK)));
-	seq_printf(m, "locked_kb %lu\n", KB(sys.locked));
-	seq_printf(m, "locked_mlocked_kb %lu\n", KB(sys.pages[MA_MLOCKED]));
-	seq_printf(m, "undercount_kb %lu\n", KB(sys.locked - sys.pages[MA_MLOCKED]));
-	for (i = MA_MISSED; i < MA_NR_CLASSES; i++)
-		seq_printf(m, "undercount_%s_kb %lu\n", ma_class_names[i],
-			   KB(sys.pages[i]));
-	seq_printf(m, "unevictable_kb %lu\n",
-		   KB(global_node_page_state(NR_UNEVICTABLE)));
+	s.mlocked_kb = KB(global_zone_page_state(NR_MLOCK));
+	s.locked_kb = KB(sys.locked);
+	s.locked_mlocked_kb = KB(sys.pages[MA_MLOCKED]);
+	s.undercount_kb = KB(sys.locked - sys.pages[MA_MLOCKED]);
+	s.undercount_missed_kb = KB(sys.pages[MA_MISSED]);
+	s.undercount_missed_crossed_kb = KB(sys.pages[MA_MISSED_CROSSED]);
+	s.undercount_partial_kb = KB(sys.pages[MA_PARTIAL]);
+	s.undercount_small_unmlocked_kb = KB(sys.pages[MA_SMALL]);
+	s.unevictable_kb = KB(global_node_page_state(NR_UNEVICTABLE));
 	for (i = 0; i < ARRAY_SIZE(events); i++)
-		seq_printf(m, "%s %lu\n", events[i].name, ev[events[i].item]);
-	seq_printf(m, "processes %lu\n", sys.processes);
-	seq_printf(m, "locked_vmas %lu\n", sys.vmas);
-	seq_printf(m, "pfnmap_vmas %lu\n", sys.skipped_vmas);
-	seq_printf(m, "hugetlb_vmas %lu\n", sys.hugetlb_vmas);
-	seq_printf(m, "hugetlb_vma_kb %lu\n", sys.hugetlb_bytes >> 10);
-	seq_printf(m, "changed_vmas %lu\n", sys.changed_vmas);
-	seq_printf(m, "bitmap_kb %lu\n", BITS_TO_LONGS(sys.nbits) * sizeof(long) / 1024);
+		s.events[events[i].e] = ev[events[i].item];
+	s.processes = sys.processes;
+	s.locked_vmas = sys.vmas;
+	s.pfnmap_vmas = sys.skipped_vmas;
+	s.hugetlb_vmas = sys.hugetlb_vmas;
+	s.hugetlb_vma_kb = sys.hugetlb_bytes >> 10;
+	s.changed_vmas = sys.changed_vmas;
+	s.bitmap_kb = BITS_TO_LONGS(sys.nbits) * sizeof(long) / 1024;
 #undef KB
+	seq_puts(m, "format 1\n");
+	for (i = 0; i < ARRAY_SIZE(ma_summary_keys); i++)
+		seq_printf(m, "%s %llu\n", ma_summary_keys[i].key,
+			   *(const unsigned long long *)((const char *)&s +
+							 ma_summary_keys[i].off));
 out:
 	kfree(ev);
 	vfree(sys.seen);

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +19,46 @@
 #include "out.h"
 #include "parse.h"
 
-const char *const ma_event_names[MA_NR_EVENTS] = {
-	"culled", "scanned", "rescued", "mlocked", "munlocked", "cleared",
-	"stranded",
+const struct ma_field ma_fields[] = {
+#define MA_SIZE(k, j, p, cause, r, x, h) \
+	{ #k, j, p, cause, r, x, h, MA_FIELD_SIZE, \
+	  offsetof(struct ma_summary, k) },
+#define MA_COUNT(k, p, h) \
+	{ #k, #k, p, NULL, NULL, MA_CROSS_NONE, h, MA_FIELD_COUNT, \
+	  offsetof(struct ma_summary, k) },
+#define MA_EVENT(name) \
+	{ "unevictable_pgs_" #name, "unevictable_pgs_" #name, MA_EVENT_PROM, \
+	  #name, NULL, MA_CROSS_NONE, MA_EVENT_HELP, MA_FIELD_EVENT, \
+	  offsetof(struct ma_summary, events[MA_EVENT_##name]) },
+#include "../src/summary_fields.h"
+#undef MA_SIZE
+#undef MA_COUNT
+#undef MA_EVENT
 };
+const size_t ma_nfields = sizeof(ma_fields) / sizeof(ma_fields[0]);
+
+const char *const ma_event_names[MA_NR_EVENTS] = {
+#define MA_SIZE(...)
+#define MA_COUNT(...)
+#define MA_EVENT(name) #name,
+#include "../src/summary_fields.h"
+#undef MA_SIZE
+#undef MA_COUNT
+#undef MA_EVENT
+};
+
+unsigned long long ma_field_raw(const struct ma_summary *s, const struct ma_field *f)
+{
+	unsigned long long v;
+
+	memcpy(&v, (const char *)s + f->off, sizeof(v));
+	return v;
+}
+
+unsigned long long ma_field_out(const struct ma_summary *s, const struct ma_field *f)
+{
+	return ma_field_raw(s, f) * (f->kind == MA_FIELD_SIZE ? 1024 : 1);
+}
 
 static char cur_path[PATH_MAX + 64];	/* the file being parsed, for messages */
 
@@ -314,37 +351,9 @@ out:
 
 int ma_parse_summary(const struct ma_opts *o, struct ma_summary *s, char *msg)
 {
-	struct {
-		const char *key;
-		unsigned long long *v;
-	} keys[] = {
-		{ "mlocked_kb", &s->mlocked_kb },
-		{ "locked_kb", &s->locked_kb },
-		{ "locked_mlocked_kb", &s->locked_mlocked_kb },
-		{ "undercount_kb", &s->undercount_kb },
-		{ "undercount_missed_kb", &s->missed_kb },
-		{ "undercount_missed_crossed_kb", &s->missed_crossed_kb },
-		{ "undercount_partial_kb", &s->partial_kb },
-		{ "undercount_small_unmlocked_kb", &s->small_unmlocked_kb },
-		{ "unevictable_kb", &s->unevictable_kb },
-		{ "unevictable_pgs_culled", &s->events[0] },
-		{ "unevictable_pgs_scanned", &s->events[1] },
-		{ "unevictable_pgs_rescued", &s->events[2] },
-		{ "unevictable_pgs_mlocked", &s->events[3] },
-		{ "unevictable_pgs_munlocked", &s->events[4] },
-		{ "unevictable_pgs_cleared", &s->events[5] },
-		{ "unevictable_pgs_stranded", &s->events[6] },
-		{ "processes", &s->processes },
-		{ "locked_vmas", &s->locked_vmas },
-		{ "pfnmap_vmas", &s->pfnmap_vmas },
-		{ "hugetlb_vmas", &s->hugetlb_vmas },
-		{ "hugetlb_vma_kb", &s->hugetlb_vma_kb },
-		{ "changed_vmas", &s->changed_vmas },
-		{ "bitmap_kb", &s->bitmap_kb },
-	};
-	const size_t nkeys = sizeof(keys) / sizeof(keys[0]);
-	bool seen[sizeof(keys) / sizeof(keys[0])] = { false };
+	bool seen[sizeof(ma_fields) / sizeof(ma_fields[0])] = { false };
 	char *buf = NULL, *p, *l, *val;
+	unsigned long long v;
 	size_t i;
 	int ret;
 
@@ -358,20 +367,21 @@ int ma_parse_summary(const struct ma_opts *o, struct ma_summary *s, char *msg)
 			ret = fail(msg, "unparsed line '%.200s'", l);
 			goto out;
 		}
-		for (i = 0; i < nkeys; i++)
-			if (!strcmp(l, keys[i].key))
+		for (i = 0; i < ma_nfields; i++)
+			if (!strcmp(l, ma_fields[i].key))
 				break;
-		if (i == nkeys)
+		if (i == ma_nfields)
 			continue;	/* a newer module's extra key */
-		if (!to_ull(val, 10, keys[i].v)) {
+		if (!to_ull(val, 10, &v)) {
 			ret = fail(msg, "bad value for %s", l);
 			goto out;
 		}
+		memcpy((char *)s + ma_fields[i].off, &v, sizeof(v));
 		seen[i] = true;
 	}
-	for (i = 0; i < nkeys; i++) {
+	for (i = 0; i < ma_nfields; i++) {
 		if (!seen[i]) {
-			ret = fail(msg, "short file: no '%s' line", keys[i].key);
+			ret = fail(msg, "short file: no '%s' line", ma_fields[i].key);
 			goto out;
 		}
 	}

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "../src/summary.h"
 
 #define MA_FORMAT_SUPPORTED 1
 #define MA_MSG_LEN 1024
@@ -56,18 +57,33 @@ struct ma_fixes {
 	size_t n;
 };
 
+/*
+ * The summary's fields (../src/summary_fields.h), one entry each in file
+ * order; struct ma_summary (../src/summary.h) holds their values.
+ */
+enum ma_field_kind { MA_FIELD_SIZE, MA_FIELD_COUNT, MA_FIELD_EVENT };
+
+struct ma_field {
+	const char *key;	/* in the debugfs file */
+	const char *json;	/* JSON name; sizes in bytes */
+	const char *prom;	/* Prometheus name, or family when lval is set */
+	const char *lval;	/* its label's value (cause= for sizes, event=) */
+	const char *row;	/* table row, or NULL */
+	enum ma_cross_kind cross;	/* what the table row shows beside it */
+	const char *help;
+	enum ma_field_kind kind;
+	size_t off;		/* in struct ma_summary */
+};
+
+extern const struct ma_field ma_fields[];
+extern const size_t ma_nfields;
 /* The vmstat events of the summary, also read from /proc/vmstat. */
-#define MA_NR_EVENTS 7
 extern const char *const ma_event_names[MA_NR_EVENTS];	/* "culled", ... */
 
-struct ma_summary {
-	unsigned long long mlocked_kb, locked_kb, locked_mlocked_kb;
-	unsigned long long undercount_kb, missed_kb, missed_crossed_kb;
-	unsigned long long partial_kb, small_unmlocked_kb, unevictable_kb;
-	unsigned long long events[MA_NR_EVENTS];
-	unsigned long long processes, locked_vmas, pfnmap_vmas;
-	unsigned long long hugetlb_vmas, hugetlb_vma_kb, changed_vmas, bitmap_kb;
-};
+/* A field's value as the file gives it (kB or a count) */
+unsigned long long ma_field_raw(const struct ma_summary *s, const struct ma_field *f);
+/* ... and as JSON and Prometheus give it (bytes or a count) */
+unsigned long long ma_field_out(const struct ma_summary *s, const struct ma_field *f);
 
 #define MA_ORDERS 16
 

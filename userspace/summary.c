@@ -82,6 +82,33 @@ static const char *cross_kb(char *buf, size_t len, bool ok, unsigned long long k
 	return buf;
 }
 
+/* What the table shows beside a field: a /proc figure, or NULL */
+static const char *cross_text(char *buf, size_t len, const struct ma_cross *c,
+			      enum ma_cross_kind kind)
+{
+	char h[64];
+
+	switch (kind) {
+	case MA_CROSS_MEMINFO_MLOCKED:
+		return cross_kb(buf, len, c->meminfo_ok, c->meminfo_mlocked_kb,
+				"/proc/meminfo Mlocked");
+	case MA_CROSS_SMAPS_LOCKED:
+		if (c->smaps_ok)
+			snprintf(buf, len, "%s (smaps_rollup Locked, %lu processes; %lu skipped)",
+				 ma_human_kb(c->smaps_locked_kb, h, sizeof(h)), c->smaps_read,
+				 c->smaps_skipped);
+		else
+			snprintf(buf, len, "? (no smaps_rollup readable)");
+		return buf;
+	case MA_CROSS_MEMINFO_UNEVICTABLE:
+		return cross_kb(buf, len, c->meminfo_ok, c->meminfo_unevictable_kb,
+				"/proc/meminfo Unevictable");
+	case MA_CROSS_NONE:
+		break;
+	}
+	return NULL;
+}
+
 static void print_fixes_table(FILE *f, const struct ma_fixes *fx)
 {
 	size_t i, j;
@@ -130,6 +157,7 @@ static void print_table(const struct ma_opts *o, const struct ma_report *r, FILE
 	const struct ma_cross *c = &r->cross;
 	char b[160], h[64], h2[64];
 	const char *lock;
+	size_t j;
 	int i;
 
 	if (r->status) {
@@ -147,25 +175,10 @@ static void print_table(const struct ma_opts *o, const struct ma_report *r, FILE
 	fprintf(f, "mlock_audit %s on kernel %s (built for %s)\n\n", r->ver.module,
 		r->ver.kernel, r->ver.built_for);
 	fprintf(f, "%-22s %-28s%s\n", "", "module", "cross-check");
-	row(f, "Mlocked", s->mlocked_kb,
-	    cross_kb(b, sizeof(b), c->meminfo_ok, c->meminfo_mlocked_kb,
-		     "/proc/meminfo Mlocked"));
-	if (c->smaps_ok)
-		snprintf(b, sizeof(b), "%s (smaps_rollup Locked, %lu processes; %lu skipped)",
-			 ma_human_kb(c->smaps_locked_kb, h, sizeof(h)), c->smaps_read,
-			 c->smaps_skipped);
-	else
-		snprintf(b, sizeof(b), "? (no smaps_rollup readable)");
-	row(f, "Truly locked", s->locked_kb, b);
-	row(f, "  of it mlocked", s->locked_mlocked_kb, NULL);
-	row(f, "Undercount", s->undercount_kb, NULL);
-	row(f, "  missed", s->missed_kb, NULL);
-	row(f, "    of which crossed", s->missed_crossed_kb, NULL);
-	row(f, "  partial", s->partial_kb, NULL);
-	row(f, "  small unmlocked", s->small_unmlocked_kb, NULL);
-	row(f, "Unevictable", s->unevictable_kb,
-	    cross_kb(b, sizeof(b), c->meminfo_ok, c->meminfo_unevictable_kb,
-		     "/proc/meminfo Unevictable"));
+	for (j = 0; j < ma_nfields; j++)
+		if (ma_fields[j].row)
+			row(f, ma_fields[j].row, ma_field_raw(s, &ma_fields[j]),
+			    cross_text(b, sizeof(b), c, ma_fields[j].cross));
 	fprintf(f, "\n%-26s %14s %14s\n", "vmstat event", "module", "/proc/vmstat");
 	for (i = 0; i < MA_NR_EVENTS; i++) {
 		snprintf(b, sizeof(b), "unevictable_pgs_%s", ma_event_names[i]);
@@ -230,7 +243,6 @@ static void print_json(const struct ma_opts *o, const struct ma_report *r, FILE 
 	const struct ma_summary *s = &r->sum;
 	const struct ma_fixes *fx = &r->fixes;
 	size_t i, j;
-	int e;
 
 	fprintf(f, "{\n  \"format_version\": %d,\n", MA_FORMAT_SUPPORTED);
 	fprintf(f, "  \"module_loaded\": %s,\n", r->loaded ? "true" : "false");
@@ -249,27 +261,10 @@ static void print_json(const struct ma_opts *o, const struct ma_report *r, FILE 
 		fprintf(f, ", \"built_for\": ");
 		ma_json_cstr(f, r->ver.built_for);
 		fprintf(f, "},\n  \"summary\": {\n");
-		fprintf(f, "    \"mlocked_bytes\": %llu,\n", s->mlocked_kb * KIB);
-		fprintf(f, "    \"locked_bytes\": %llu,\n", s->locked_kb * KIB);
-		fprintf(f, "    \"locked_mlocked_bytes\": %llu,\n", s->locked_mlocked_kb * KIB);
-		fprintf(f, "    \"undercount_bytes\": %llu,\n", s->undercount_kb * KIB);
-		fprintf(f, "    \"undercount_missed_bytes\": %llu,\n", s->missed_kb * KIB);
-		fprintf(f, "    \"undercount_missed_crossed_bytes\": %llu,\n",
-			s->missed_crossed_kb * KIB);
-		fprintf(f, "    \"undercount_partial_bytes\": %llu,\n", s->partial_kb * KIB);
-		fprintf(f, "    \"undercount_small_unmlocked_bytes\": %llu,\n",
-			s->small_unmlocked_kb * KIB);
-		fprintf(f, "    \"unevictable_bytes\": %llu,\n", s->unevictable_kb * KIB);
-		for (e = 0; e < MA_NR_EVENTS; e++)
-			fprintf(f, "    \"unevictable_pgs_%s\": %llu,\n", ma_event_names[e],
-				s->events[e]);
-		fprintf(f, "    \"processes\": %llu,\n", s->processes);
-		fprintf(f, "    \"locked_vmas\": %llu,\n", s->locked_vmas);
-		fprintf(f, "    \"pfnmap_vmas\": %llu,\n", s->pfnmap_vmas);
-		fprintf(f, "    \"hugetlb_vmas\": %llu,\n", s->hugetlb_vmas);
-		fprintf(f, "    \"hugetlb_vma_bytes\": %llu,\n", s->hugetlb_vma_kb * KIB);
-		fprintf(f, "    \"changed_vmas\": %llu,\n", s->changed_vmas);
-		fprintf(f, "    \"bitmap_bytes\": %llu\n  },\n", s->bitmap_kb * KIB);
+		for (i = 0; i < ma_nfields; i++)
+			fprintf(f, "    \"%s\": %llu%s\n", ma_fields[i].json,
+				ma_field_out(s, &ma_fields[i]), i + 1 < ma_nfields ? "," : "");
+		fprintf(f, "  },\n");
 		fprintf(f, "  \"livepatch\": {");
 		for (i = 0; i < fx->nlp; i++) {
 			fprintf(f, "%s", i ? ", " : "");
@@ -340,6 +335,44 @@ static void prom_cross(FILE *f, const struct ma_cross *c)
 	}
 }
 
+/* Is field i the first of a labelled family (causes, events)? */
+static bool prom_family_first(size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (ma_fields[j].lval && !strcmp(ma_fields[j].prom, ma_fields[i].prom))
+			return false;
+	return true;
+}
+
+/*
+ * The summary's fields in file order; a labelled family at its first
+ * member, with all of them (a family's samples must be together).
+ */
+static void prom_summary(FILE *f, const struct ma_summary *s)
+{
+	const struct ma_field *fl;
+	size_t i, j;
+
+	for (i = 0; i < ma_nfields; i++) {
+		fl = &ma_fields[i];
+		if (!fl->lval) {
+			prom1(f, fl->prom, "gauge", fl->help, ma_field_out(s, fl));
+			continue;
+		}
+		if (!prom_family_first(i))
+			continue;
+		ma_prom_family(f, fl->prom, fl->kind == MA_FIELD_EVENT ? "counter" : "gauge",
+			       fl->help);
+		for (j = i; j < ma_nfields; j++)
+			if (ma_fields[j].lval && !strcmp(ma_fields[j].prom, fl->prom))
+				fprintf(f, "%s{%s=\"%s\"} %llu\n", fl->prom,
+					fl->kind == MA_FIELD_EVENT ? "event" : "cause",
+					ma_fields[j].lval, ma_field_out(s, &ma_fields[j]));
+	}
+}
+
 static void print_prom(const struct ma_report *r, FILE *f)
 {
 	const struct ma_summary *s = &r->sum;
@@ -363,51 +396,7 @@ static void print_prom(const struct ma_report *r, FILE *f)
 		fprintf(f, "\",built_for=\"");
 		ma_prom_label(f, r->ver.built_for, strlen(r->ver.built_for));
 		fprintf(f, "\"} 1\n");
-		prom1(f, "mlock_audit_mlocked_bytes", "gauge",
-		      "Mlocked as the kernel counts it (NR_MLOCK).", s->mlocked_kb * KIB);
-		prom1(f, "mlock_audit_locked_bytes", "gauge",
-		      "Truly locked memory: distinct pages mapped by a locked VMA.",
-		      s->locked_kb * KIB);
-		prom1(f, "mlock_audit_locked_mlocked_bytes", "gauge",
-		      "The part of mlock_audit_locked_bytes in mlocked folios.",
-		      s->locked_mlocked_kb * KIB);
-		prom1(f, "mlock_audit_undercount_bytes", "gauge",
-		      "Locked memory that Mlocked leaves out.", s->undercount_kb * KIB);
-		ma_prom_family(f, "mlock_audit_undercount_cause_bytes", "gauge",
-			       "The undercount by cause; the causes add up to mlock_audit_undercount_bytes.");
-		fprintf(f, "mlock_audit_undercount_cause_bytes{cause=\"missed\"} %llu\n",
-			s->missed_kb * KIB);
-		fprintf(f, "mlock_audit_undercount_cause_bytes{cause=\"partial\"} %llu\n",
-			s->partial_kb * KIB);
-		fprintf(f, "mlock_audit_undercount_cause_bytes{cause=\"small_unmlocked\"} %llu\n",
-			s->small_unmlocked_kb * KIB);
-		prom1(f, "mlock_audit_undercount_missed_crossed_bytes", "gauge",
-		      "The part of the missed cause in folios whose mapping crosses a page-table boundary.",
-		      s->missed_crossed_kb * KIB);
-		prom1(f, "mlock_audit_unevictable_bytes", "gauge",
-		      "Unevictable as the kernel counts it (NR_UNEVICTABLE).",
-		      s->unevictable_kb * KIB);
-		ma_prom_family(f, "mlock_audit_unevictable_pgs_total", "counter",
-			       "unevictable_pgs_* vmstat events, read by the module.");
-		for (e = 0; e < MA_NR_EVENTS; e++)
-			fprintf(f, "mlock_audit_unevictable_pgs_total{event=\"%s\"} %llu\n",
-				ma_event_names[e], s->events[e]);
-		prom1(f, "mlock_audit_processes_walked", "gauge",
-		      "Processes the audit walked.", s->processes);
-		prom1(f, "mlock_audit_locked_vmas", "gauge",
-		      "Locked VMAs the audit walked.", s->locked_vmas);
-		prom1(f, "mlock_audit_pfnmap_vmas", "gauge",
-		      "Locked VM_PFNMAP/VM_IO VMAs, not walked.", s->pfnmap_vmas);
-		prom1(f, "mlock_audit_hugetlb_vmas", "gauge",
-		      "hugetlb VMAs of the walked processes, reported apart.", s->hugetlb_vmas);
-		prom1(f, "mlock_audit_hugetlb_vma_bytes", "gauge",
-		      "Size of the hugetlb VMAs of the walked processes.",
-		      s->hugetlb_vma_kb * KIB);
-		prom1(f, "mlock_audit_changed_vmas", "gauge",
-		      "VMAs that changed while the walk had dropped mmap_lock.",
-		      s->changed_vmas);
-		prom1(f, "mlock_audit_bitmap_bytes", "gauge",
-		      "Memory the audit used to count each page once.", s->bitmap_kb * KIB);
+		prom_summary(f, s);
 
 		ma_prom_family(f, "mlock_audit_livepatch_info", "gauge",
 			       "State of the module's livepatch (none, transition, enabled, disabling, disabled); always 1.");
