@@ -30,7 +30,7 @@
 #include <linux/workqueue.h>
 
 #include "fixes.h"
-#include "inject.h"
+#include "testing.h"
 #include "layout.h"
 #include "symbols.h"
 #include "verified.h"

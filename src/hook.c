@@ -16,7 +16,7 @@
 #include <linux/string.h>
 
 #include "hook.h"
-#include "inject.h"
+#include "testing.h"
 
 static const char *const clone_suffixes[] = { "", ".constprop.0", ".isra.0" };
 

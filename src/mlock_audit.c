@@ -17,9 +17,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/seq_file.h>
-#include <linux/slab.h>
 #include <linux/threads.h>
 #include <linux/utsname.h>
 #include <generated/utsrelease.h>
@@ -27,8 +25,8 @@
 #include "audit.h"
 #include "fixes.h"
 #include "hook.h"
-#include "inject.h"
 #include "symbols.h"
+#include "testing.h"
 
 #define MA_FORMAT_VERSION	1
 
@@ -118,79 +116,11 @@ static void ma_debugfs_init(void)
 	debugfs_create_file("fixes", 0444, ma_debugfs_dir, NULL, &fixes_fops);
 }
 
-/*
- * Test-only breakage, compiled in by `make MLOCK_AUDIT_BREAK=MODE`, so the
- * test suite can prove that the VM harness fails closed (init, oops, warn),
- * that the debug kernel's detectors see our module (leak: kmemleak,
- * kasan: an out-of-bounds read, lockdep: an inverted lock order), and that
- * a kernel symbol that cannot be resolved keeps the module out (ksym).
- */
-#ifdef MLOCK_AUDIT_BREAK_OOPS
-static int *ma_break_ptr;
-#endif
-#ifdef MLOCK_AUDIT_BREAK_KASAN
-static size_t ma_break_len = 8;
-#endif
-#ifdef MLOCK_AUDIT_BREAK_LOCKDEP
-static DEFINE_MUTEX(ma_break_a);
-static DEFINE_MUTEX(ma_break_b);
-#endif
-#ifdef MLOCK_AUDIT_BREAK_KSYM
-/* no kernel has it: its livepatch relocation cannot be resolved */
-MA_KSYM void ma_no_such_kernel_symbol(void);
-#endif
-
-static int ma_test_break(void)
-{
-#if defined(MLOCK_AUDIT_BREAK_INIT)
-	pr_err("built with MLOCK_AUDIT_BREAK=init: refusing to load\n");
-	return -ENOTRECOVERABLE;
-#elif defined(MLOCK_AUDIT_BREAK_OOPS)
-	pr_err("built with MLOCK_AUDIT_BREAK=oops: writing through NULL\n");
-	*READ_ONCE(ma_break_ptr) = 0;
-#elif defined(MLOCK_AUDIT_BREAK_WARN)
-	WARN(1, "built with MLOCK_AUDIT_BREAK=warn\n");
-#elif defined(MLOCK_AUDIT_BREAK_LEAK)
-	pr_err("built with MLOCK_AUDIT_BREAK=leak: leaking %p\n",
-	       kmalloc(64, GFP_KERNEL));
-#elif defined(MLOCK_AUDIT_BREAK_KASAN)
-	{
-		size_t n = READ_ONCE(ma_break_len);
-		char *p = kmalloc(n, GFP_KERNEL);
-
-		if (!p)
-			return -ENOMEM;
-		pr_err("built with MLOCK_AUDIT_BREAK=kasan: reading byte %zu of %zu\n",
-		       n, n);
-		pr_err("read %d\n", READ_ONCE(p[n]));
-		kfree(p);
-	}
-#elif defined(MLOCK_AUDIT_BREAK_KSYM)
-	/* never reached: the livepatch core refuses the module at load */
-	if (READ_ONCE(ma_klp_unconverted))
-		ma_no_such_kernel_symbol();
-#elif defined(MLOCK_AUDIT_BREAK_LOCKDEP)
-	pr_err("built with MLOCK_AUDIT_BREAK=lockdep: taking two mutexes in both orders\n");
-	mutex_lock(&ma_break_a);
-	mutex_lock(&ma_break_b);
-	mutex_unlock(&ma_break_b);
-	mutex_unlock(&ma_break_a);
-	mutex_lock(&ma_break_b);
-	mutex_lock(&ma_break_a);
-	mutex_unlock(&ma_break_a);
-	mutex_unlock(&ma_break_b);
-#endif
-	return 0;
-}
-
 static int __init mlock_audit_init(void)
 {
 	int ret;
 
-	ret = ma_test_break();
-	if (ret)
-		return ret;
-	ret = ma_inject_init();
+	ret = ma_testing_init();
 	if (ret)
 		return ret;
 	ret = ma_symbols_init();

@@ -5,7 +5,7 @@
  * when the module loads (see symbols.h and tools/klp-relocs.c). Nothing
  * here looks an address up at run time.
  */
-#include "inject.h"
+#include "testing.h"
 #include "symbols.h"
 
 #ifdef COMPAT_SCANRESUME_FIX

@@ -1,5 +1,6 @@
-# Fault injection at load (fail_at=, src/inject.c). The Debian kernels are
-# built without CONFIG_FAULT_INJECTION (no failslab, no fail_page_alloc),
+# Fault injection at load (fail_at=, src/testing.c: in the test build).
+# The Debian kernels are built without CONFIG_FAULT_INJECTION (no failslab,
+# no fail_page_alloc),
 # so the module injects its own failures: each init step made to fail is
 # named in the kernel log and fails the load (the livepatch step only
 # marks the fixes unsupported), and leaves nothing behind: no module, no

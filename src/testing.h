@@ -1,16 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Test-only fault injection at load (fail_at=, see inject.c). The Debian
- * kernels are built without CONFIG_FAULT_INJECTION, so failslab and
- * fail_page_alloc cannot reach the module's init path.
+ * Test support (testing.c), only in a build with MLOCK_AUDIT_TESTING
+ * (Kbuild): the MLOCK_AUDIT_BREAK modes that act at load, and fault
+ * injection at load (fail_at=; the Debian kernels are built without
+ * CONFIG_FAULT_INJECTION, so failslab and fail_page_alloc cannot reach the
+ * module's init path). In any other build both are empty inlines.
  */
-#ifndef _MLOCK_AUDIT_INJECT_H
-#define _MLOCK_AUDIT_INJECT_H
+#ifndef _MLOCK_AUDIT_TESTING_H
+#define _MLOCK_AUDIT_TESTING_H
 
 #include <linux/types.h>
 
-int ma_inject_init(void);
+#ifdef MLOCK_AUDIT_TESTING
+int ma_testing_init(void);
 bool ma_inject(const char *site);
+#else
+static inline int ma_testing_init(void)
+{
+	return 0;
+}
+
+static inline bool ma_inject(const char *site)
+{
+	return false;
+}
+#endif
 
 /*
  * Test-only (MLOCK_AUDIT_BREAK=hold or hold_early_mlock): one more object
@@ -26,4 +40,4 @@ extern struct klp_func ma_hold_funcs[];
 #define MA_HOLD_OBJECT
 #endif
 
-#endif /* _MLOCK_AUDIT_INJECT_H */
+#endif /* _MLOCK_AUDIT_TESTING_H */

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test support, compiled only into a build that asks for it
+ * (MLOCK_AUDIT_TESTING=1, which the test suite's build sets, or any
+ * MLOCK_AUDIT_BREAK; see Kbuild); never in a DKMS or `make` build. It
+ * holds what the module's own files must not carry:
+ *
+ *  - the MLOCK_AUDIT_BREAK modes that act at load (below);
+ *  - fail_at=, fault injection at load;
+ *  - the ma_hold object of MLOCK_AUDIT_BREAK=hold and hold_early_mlock.
+ *
+ * Fault injection: the load-time parameter fail_at=SITE[:N]
+ * makes the N-th pass (default the first) through one init step fail as
+ * if memory had run out, so that a test can check that each failure is
+ * reported and unwound and leaves nothing registered. The sites:
+ *
+ *   symbols    resolving kernel symbols (the load fails)
+ *   kprobe     registering a kprobe; kprobe:N fails the N-th attempt (the load
+ *              fails after the N-1 before it, some of which registered)
+ *   fixes      setting up the fixes (the load fails after every hook and
+ *              the debugfs files were set up)
+ *   livepatch  enabling the livepatch (the load succeeds; the fixes say
+ *              that klp_enable_patch() failed)
+ *
+ * An unknown site fails the load. The parameter exists only to exercise
+ * the error paths.
+ */
+#include <linux/kernel.h>
+#include <linux/livepatch.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "symbols.h"
+#include "testing.h"
+
+static char *ma_fail_at;
+module_param_named(fail_at, ma_fail_at, charp, 0444);
+MODULE_PARM_DESC(fail_at, "Testing only: make one init step fail (symbols, kprobe[:N], fixes, livepatch)");
+
+static const char *const ma_inject_sites[] = {
+	"symbols", "kprobe", "fixes", "livepatch",
+};
+
+static char ma_inject_site[16];
+static unsigned int ma_inject_nth, ma_inject_seen;
+
+/* Parse fail_at=: 0, or -EINVAL (with a message) for a value that names no site. */
+static int ma_inject_parse(void)
+{
+	const char *colon;
+	unsigned int i;
+	size_t len;
+
+	if (!ma_fail_at)
+		return 0;
+	colon = strchr(ma_fail_at, ':');
+	len = colon ? colon - ma_fail_at : strlen(ma_fail_at);
+	ma_inject_nth = 1;
+	if (colon && (kstrtouint(colon + 1, 10, &ma_inject_nth) || !ma_inject_nth))
+		goto bad;
+	for (i = 0; i < ARRAY_SIZE(ma_inject_sites); i++) {
+		if (strlen(ma_inject_sites[i]) != len ||
+		    strncmp(ma_inject_sites[i], ma_fail_at, len))
+			continue;
+		strscpy(ma_inject_site, ma_inject_sites[i], sizeof(ma_inject_site));
+		return 0;
+	}
+bad:
+	pr_err("fail_at=: '%s' is not symbols, kprobe[:N], fixes or livepatch (N >= 1)\n",
+	       ma_fail_at);
+	return -EINVAL;
+}
+
+/**
+ * ma_inject() - should this pass through @site fail?
+ * @site: one of the sites above
+ *
+ * Return: true (once, with a message) on the chosen pass of the chosen site.
+ */
+bool ma_inject(const char *site)
+{
+	if (!ma_inject_site[0] || strcmp(site, ma_inject_site))
+		return false;
+	if (++ma_inject_seen != ma_inject_nth)
+		return false;
+	pr_info("fail_at=%s: injecting a failure (pass %u)\n", site, ma_inject_seen);
+	return true;
+}
+
+#if defined(MLOCK_AUDIT_BREAK_HOLD) || defined(MLOCK_AUDIT_BREAK_HOLD_EARLY_MLOCK)
+/*
+ * In place of ma_hold_wait() (tests/modules/ma_hold): the tests never call
+ * it once the transition has switched them; it waits for nothing.
+ */
+static int ma_hold_wait_replaced(void)
+{
+	return 0;
+}
+
+struct klp_func ma_hold_funcs[] = {
+	{ .old_name = "ma_hold_wait", .new_func = ma_hold_wait_replaced },
+	{ }
+};
+#endif
+
+/*
+ * Test-only breakage, compiled in by `make MLOCK_AUDIT_BREAK=MODE`, so the
+ * test suite can prove that the VM harness fails closed (init, oops, warn),
+ * that the debug kernel's detectors see our module (leak: kmemleak,
+ * kasan: an out-of-bounds read, lockdep: an inverted lock order), and that
+ * a kernel symbol that cannot be resolved keeps the module out (ksym).
+ */
+#ifdef MLOCK_AUDIT_BREAK_OOPS
+static int *ma_break_ptr;
+#endif
+#ifdef MLOCK_AUDIT_BREAK_KASAN
+static size_t ma_break_len = 8;
+#endif
+#ifdef MLOCK_AUDIT_BREAK_LOCKDEP
+static DEFINE_MUTEX(ma_break_a);
+static DEFINE_MUTEX(ma_break_b);
+#endif
+#ifdef MLOCK_AUDIT_BREAK_KSYM
+/* no kernel has it: its livepatch relocation cannot be resolved */
+MA_KSYM void ma_no_such_kernel_symbol(void);
+#endif
+
+static int ma_test_break(void)
+{
+#if defined(MLOCK_AUDIT_BREAK_INIT)
+	pr_err("built with MLOCK_AUDIT_BREAK=init: refusing to load\n");
+	return -ENOTRECOVERABLE;
+#elif defined(MLOCK_AUDIT_BREAK_OOPS)
+	pr_err("built with MLOCK_AUDIT_BREAK=oops: writing through NULL\n");
+	*READ_ONCE(ma_break_ptr) = 0;
+#elif defined(MLOCK_AUDIT_BREAK_WARN)
+	WARN(1, "built with MLOCK_AUDIT_BREAK=warn\n");
+#elif defined(MLOCK_AUDIT_BREAK_LEAK)
+	pr_err("built with MLOCK_AUDIT_BREAK=leak: leaking %p\n",
+	       kmalloc(64, GFP_KERNEL));
+#elif defined(MLOCK_AUDIT_BREAK_KASAN)
+	{
+		size_t n = READ_ONCE(ma_break_len);
+		char *p = kmalloc(n, GFP_KERNEL);
+
+		if (!p)
+			return -ENOMEM;
+		pr_err("built with MLOCK_AUDIT_BREAK=kasan: reading byte %zu of %zu\n",
+		       n, n);
+		pr_err("read %d\n", READ_ONCE(p[n]));
+		kfree(p);
+	}
+#elif defined(MLOCK_AUDIT_BREAK_KSYM)
+	/* never reached: the livepatch core refuses the module at load */
+	if (READ_ONCE(ma_klp_unconverted))
+		ma_no_such_kernel_symbol();
+#elif defined(MLOCK_AUDIT_BREAK_LOCKDEP)
+	pr_err("built with MLOCK_AUDIT_BREAK=lockdep: taking two mutexes in both orders\n");
+	mutex_lock(&ma_break_a);
+	mutex_lock(&ma_break_b);
+	mutex_unlock(&ma_break_b);
+	mutex_unlock(&ma_break_a);
+	mutex_lock(&ma_break_b);
+	mutex_lock(&ma_break_a);
+	mutex_unlock(&ma_break_a);
+	mutex_unlock(&ma_break_b);
+#endif
+	return 0;
+}
+
+/**
+ * ma_testing_init() - the first step of the module's init in a test build.
+ *
+ * Return: 0; the error of a MLOCK_AUDIT_BREAK mode that fails the load; or
+ * -EINVAL for a fail_at= value that names no site.
+ */
+int ma_testing_init(void)
+{
+	int ret;
+
+	ret = ma_test_break();
+	if (ret)
+		return ret;
+	return ma_inject_parse();
+}
