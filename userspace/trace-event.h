@@ -22,7 +22,7 @@ enum ma_ev_hook {
 	MA_HOOK_RMAP_PMD,	/* folio_add_file_rmap_pmd(folio, page, vma), 6.8+ */
 	MA_HOOK_RMAP_RANGE,	/* folio_add_file_rmap_range(folio, page, nr, vma, pmd), 6.4-6.7 */
 	MA_HOOK_PAGE_RMAP,	/* page_add_file_rmap(page, vma, compound), up to 6.3 */
-	MA_HOOK_NR,
+	MA_HOOK_NR,		/* the rmap hooks (the counts map's size) */
 };
 
 #define MA_EV_NAME_LEN 48
@@ -37,13 +37,16 @@ struct ma_trace_event {
 	unsigned int mlocked;		/* MA_EV_RMAP: folio is PG_mlocked after the call */
 	unsigned long long vm_start;	/* MA_EV_RMAP, MA_EV_FAULT_SIGBUS: the VMA */
 	unsigned long long vm_end;
-	unsigned long long pfn;		/* scan/collapse: first pfn (or -1); fault: address */
+	unsigned long long pfn;		/* scan, collapse_file: first pfn (or -1) */
+	unsigned long long address;	/* MA_EV_FAULT_SIGBUS: the faulting address */
 	int status;			/* scan/collapse: enum scan_result value */
 	int referenced;			/* MA_EV_SCAN_PMD */
 	int none_or_zero;		/* MA_EV_SCAN_PMD */
 	int unmapped;			/* MA_EV_SCAN_PMD */
-	int present;			/* MA_EV_SCAN_FILE; MA_EV_COLLAPSE: isolated */
+	int present;			/* MA_EV_SCAN_FILE */
 	int swap;			/* MA_EV_SCAN_FILE */
+	int isolated;			/* MA_EV_COLLAPSE */
+	int file_nr;			/* MA_EV_COLLAPSE_FILE: the tracepoint's nr */
 	char name[MA_EV_NAME_LEN];	/* file name, when there is one */
 };
 

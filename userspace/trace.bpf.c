@@ -330,7 +330,8 @@ static void on_fault(struct vm_fault *vmf, unsigned int ret)
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	e->vm_start = BPF_CORE_READ(vma, vm_start);
 	e->vm_end = BPF_CORE_READ(vma, vm_end);
-	e->pfn = BPF_CORE_READ(vmf, address);
+	e->pfn = -1ULL;
+	e->address = BPF_CORE_READ(vmf, address);
 	vma_file_name(vma, e->name);
 	bpf_ringbuf_submit(e, 0);
 }
@@ -443,7 +444,7 @@ int tp_collapse(struct trace_event_raw_mm_collapse_huge_page *ctx)
 	if (!e)
 		return 0;
 	e->status = ctx->status;
-	e->present = ctx->isolated;
+	e->isolated = ctx->isolated;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
@@ -458,7 +459,7 @@ int tp_collapse_file(struct trace_event_raw_mm_khugepaged_collapse_file *ctx)
 		return 0;
 	e->pfn = ctx->hpfn;
 	e->status = ctx->result;
-	e->present = ctx->nr;
+	e->file_nr = ctx->nr;
 	loc = ctx->__data_loc_filename;
 	bpf_probe_read_kernel_str(e->name, sizeof(e->name),
 				  (void *)ctx + (loc & 0xffff));

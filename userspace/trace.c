@@ -67,8 +67,14 @@ PROG(fx_finish_fault)
 PROG(kp_finish_fault)
 PROG(krp_finish_fault)
 
-/* The rmap hooks first, in enum ma_ev_hook order: the index is the cookie. */
-static struct fn_hook fn_hooks[] = {
+/*
+ * The hooked functions: the rmap hooks first, in enum ma_ev_hook order
+ * (the index is the cookie and the slot of the counts map), then
+ * finish_fault (the fault_counts map).
+ */
+enum { FN_FINISH_FAULT = MA_HOOK_NR, N_FN };
+
+static struct fn_hook fn_hooks[N_FN] = {
 	[MA_HOOK_RMAP_PTES] = { "folio_add_file_rmap_ptes", G_RMAP, prog_fx_rmap_ptes,
 				prog_kp_folio_nr_vma, prog_krp_rmap, NULL, 0 },
 	[MA_HOOK_RMAP_PMD] = { "folio_add_file_rmap_pmd", G_RMAP, prog_fx_rmap_pmd,
@@ -77,11 +83,10 @@ static struct fn_hook fn_hooks[] = {
 				 prog_kp_folio_nr_vma, prog_krp_rmap, NULL, 0 },
 	[MA_HOOK_PAGE_RMAP] = { "page_add_file_rmap", G_RMAP, prog_fx_page_rmap,
 				prog_kp_page_vma, prog_krp_rmap, NULL, 0 },
-	[MA_HOOK_NR] = { "finish_fault", G_FAULT, prog_fx_finish_fault,
-			 prog_kp_finish_fault, prog_krp_finish_fault, NULL, 0 },
+	[FN_FINISH_FAULT] = { "finish_fault", G_FAULT, prog_fx_finish_fault,
+			      prog_kp_finish_fault, prog_krp_finish_fault, NULL, 0 },
 };
 
-#define N_FN (sizeof(fn_hooks) / sizeof(fn_hooks[0]))
 
 struct tp_hook {
 	const char *name;	/* huge_memory/<name> */
@@ -200,14 +205,14 @@ static int on_event(void *ctx, void *data, size_t size)
 	switch (e->kind) {
 	case MA_EV_RMAP:
 		printf("rmap pid=%u comm=%.16s fn=%s order=%u nr=%u vma=%llx-%llx file=%s %s\n",
-		       e->pid, e->comm, fn_hooks[e->hook % MA_HOOK_NR].sym,
+		       e->pid, e->comm, e->hook < MA_HOOK_NR ? fn_hooks[e->hook].sym : "?",
 		       e->order, e->nr, e->vm_start, e->vm_end,
 		       e->name[0] ? e->name : "-",
 		       e->mlocked ? "mlocked" : "NOT-MLOCKED");
 		break;
 	case MA_EV_FAULT_SIGBUS:
 		printf("fault SIGBUS pid=%u comm=%.16s address=%#llx vma=%llx-%llx file=%s\n",
-		       e->pid, e->comm, e->pfn, e->vm_start, e->vm_end,
+		       e->pid, e->comm, e->address, e->vm_start, e->vm_end,
 		       e->name[0] ? e->name : "-");
 		break;
 	case MA_EV_SCAN_PMD:
@@ -223,12 +228,12 @@ static int on_event(void *ctx, void *data, size_t size)
 		break;
 	case MA_EV_COLLAPSE:
 		printf("khugepaged collapse pid=%u comm=%.16s isolated=%d result=%s\n",
-		       e->pid, e->comm, e->present,
+		       e->pid, e->comm, e->isolated,
 		       scan_result_name(e->status, res, sizeof(res)));
 		break;
 	case MA_EV_COLLAPSE_FILE:
 		printf("khugepaged collapse_file pid=%u comm=%.16s file=%s nr=%d result=%s\n",
-		       e->pid, e->comm, e->name, e->present,
+		       e->pid, e->comm, e->name, e->file_nr,
 		       scan_result_name(e->status, res, sizeof(res)));
 		break;
 	}
@@ -651,7 +656,7 @@ static void report_totals(struct trace_bpf *skel)
 		       who, fn_hooks[i].sym, sum.calls, sum.locked_large, sum.missed_pages);
 	}
 	i = 0;
-	if (fn_hooks[MA_HOOK_NR].how && !fn_hooks[MA_HOOK_NR].attach_err &&
+	if (fn_hooks[FN_FINISH_FAULT].how && !fn_hooks[FN_FINISH_FAULT].attach_err &&
 	    !bpf_map__lookup_elem(skel->maps.fault_counts, &i, sizeof(i), fault,
 				  ncpu * sizeof(*fault), 0)) {
 		struct ma_fault_counts sum = { 0 };
