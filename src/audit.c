@@ -93,7 +93,7 @@ struct ma_counts {
 struct ma_system {
 	unsigned long locked, pages[MA_NR_CLASSES];
 	unsigned long processes, vmas, skipped_vmas, hugetlb_vmas, changed_vmas;
-	unsigned long hugetlb_bytes;
+	unsigned long vma_bytes, hugetlb_bytes;
 	unsigned long *seen;		/* one bit per pfn */
 	unsigned long nbits;
 };
@@ -491,11 +491,14 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			/* no struct pages to classify: never walked */
 			if (sys) {
 				sys->vmas++;
+				sys->vma_bytes += end - start;
 				sys->skipped_vmas++;
 			}
 		} else {
-			if (sys)
+			if (sys) {
 				sys->vmas++;
+				sys->vma_bytes += end - start;
+			}
 			memset(&w.c, 0, sizeof(w.c));
 			w.run_folio = NULL;
 			/* the rule of mlock_vma_folio() */
@@ -667,6 +670,7 @@ int ma_summary_show(struct seq_file *m, pid_t only)
 		s.events[events[i].e] = ev[events[i].item];
 	s.processes = sys.processes;
 	s.locked_vmas = sys.vmas;
+	s.locked_vma_kb = sys.vma_bytes >> 10;
 	s.pfnmap_vmas = sys.skipped_vmas;
 	s.hugetlb_vmas = sys.hugetlb_vmas;
 	s.hugetlb_vma_kb = sys.hugetlb_bytes >> 10;

@@ -62,6 +62,9 @@ MA_COUNT(processes, "mlock_audit_processes_walked",
 	 "Processes the audit walked.")
 MA_COUNT(locked_vmas, "mlock_audit_locked_vmas",
 	 "Locked VMAs the audit walked.")
+MA_SIZE(locked_vma_kb, "locked_vma_bytes", "mlock_audit_locked_vma_bytes",
+	NULL, "Locked VMA size", MA_CROSS_NONE,
+	"Size of the locked VMAs, resident or not.")
 MA_COUNT(pfnmap_vmas, "mlock_audit_pfnmap_vmas",
 	 "Locked VM_PFNMAP/VM_IO VMAs, not walked.")
 MA_COUNT(hugetlb_vmas, "mlock_audit_hugetlb_vmas",

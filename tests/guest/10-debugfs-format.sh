@@ -34,7 +34,7 @@ want="mlocked_kb locked_kb locked_mlocked_kb undercount_kb undercount_missed_kb 
 undercount_missed_crossed_kb undercount_partial_kb undercount_small_unmlocked_kb \
 unevictable_kb unevictable_pgs_culled unevictable_pgs_scanned unevictable_pgs_rescued \
 unevictable_pgs_mlocked unevictable_pgs_munlocked unevictable_pgs_cleared \
-unevictable_pgs_stranded processes locked_vmas pfnmap_vmas hugetlb_vmas hugetlb_vma_kb changed_vmas bitmap_kb "
+unevictable_pgs_stranded processes locked_vmas locked_vma_kb pfnmap_vmas hugetlb_vmas hugetlb_vma_kb changed_vmas bitmap_kb "
 [ "$keys" = "$want" ] || fail "summary keys are '$keys'"
 awk 'NR > 1 && !/^[a-z_]+ [0-9]+$/ { print "bad line: " $0; bad = 1 } END { exit bad }' \
 	$DBG/summary || fail "malformed summary line"

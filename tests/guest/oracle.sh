@@ -34,9 +34,10 @@ compare_system() { # NAME
 	oget() { echo "$ora" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 	[ "$(get locked_kb)" = $(($(oget locked_pages) * 4)) ] &&
 		[ "$(get locked_mlocked_kb)" = $(($(oget in_mlocked_folios) * 4)) ] &&
-		[ "$(get undercount_kb)" = $(($(oget undercount) * 4)) ] ||
-		fail "$1: system figures differ: module locked $(get locked_kb) kB mlocked $(get locked_mlocked_kb) kB undercount $(get undercount_kb) kB; oracle: $ora"
-	info "$1: system locked $(get locked_kb) kB, undercount $(get undercount_kb) kB (missed $(get undercount_missed_kb), crossed $(get undercount_missed_crossed_kb))"
+		[ "$(get undercount_kb)" = $(($(oget undercount) * 4)) ] &&
+		[ "$(get locked_vma_kb)" = "$(oget locked_vma_kb)" ] ||
+		fail "$1: system figures differ: module locked $(get locked_kb) kB mlocked $(get locked_mlocked_kb) kB undercount $(get undercount_kb) kB locked VMAs $(get locked_vma_kb) kB; oracle: $ora"
+	info "$1: system locked $(get locked_kb) kB, undercount $(get undercount_kb) kB (missed $(get undercount_missed_kb), crossed $(get undercount_missed_crossed_kb)), locked VMAs $(get locked_vma_kb) kB"
 }
 scenario() { # NAME ma-lock-args...
 	name=$1

@@ -215,6 +215,9 @@ static void audit_vma(int pm_fd, int pid, unsigned long start, unsigned long end
 	free(m);
 }
 
+/* the size of the locked VMAs of all PIDs, resident or not */
+static unsigned long long locked_vma_bytes;
+
 static void audit_pid(int pid)
 {
 	char path[64], line[1024];
@@ -246,9 +249,11 @@ static void audit_pid(int pid)
 			have = 1;
 		} else if (have && !strncmp(line, "VmFlags:", 8)) {
 			have = 0;
-			if (strstr(line, " lo"))
+			if (strstr(line, " lo")) {
+				locked_vma_bytes += end - start;
 				audit_vma(pm_fd, pid, start, end,
 					  strstr(line, " lf") ? "onfault" : "locked");
+			}
 		}
 	}
 	close(pm_fd);
@@ -280,7 +285,7 @@ int main(int argc, char **argv)
 		if (fs.flags & (1ULL << KPF_MLOCKED))
 			in_mlocked++;
 	}
-	printf("system locked_pages=%zu in_mlocked_folios=%zu undercount=%zu\n",
-	       distinct, in_mlocked, distinct - in_mlocked);
+	printf("system locked_pages=%zu in_mlocked_folios=%zu undercount=%zu locked_vma_kb=%llu\n",
+	       distinct, in_mlocked, distinct - in_mlocked, locked_vma_bytes >> 10);
 	return 0;
 }
