@@ -373,13 +373,79 @@ static void prom_summary(FILE *f, const struct ma_summary *s)
 	}
 }
 
-static void print_prom(const struct ma_report *r, FILE *f)
+/* The livepatch line: its state, transition time and folio counters */
+static void prom_livepatch(FILE *f, const struct ma_fixes *fx)
 {
-	const struct ma_summary *s = &r->sum;
-	const struct ma_fixes *fx = &r->fixes;
+	const char *v;
+	size_t i;
+
+	ma_prom_family(f, "mlock_audit_livepatch_info", "gauge",
+		       "State of the module's livepatch (none, transition, enabled, disabling, disabled); always 1.");
+	fprintf(f, "mlock_audit_livepatch_info{state=\"");
+	v = ma_kv_get(fx->lp, fx->nlp, "state");
+	ma_prom_label(f, v, strlen(v));
+	fprintf(f, "\"} 1\n");
+	v = ma_kv_get(fx->lp, fx->nlp, "transition_ms");
+	if (v && ma_is_int(v) && *v != '-') {
+		long long ms = strtoll(v, NULL, 10);
+
+		ma_prom_family(f, "mlock_audit_livepatch_transition_seconds", "gauge",
+			       "Time from the start of enabling the livepatch to the end of its transition.");
+		fprintf(f, "mlock_audit_livepatch_transition_seconds %lld.%03lld\n",
+			ms / 1000, ms % 1000);
+	}
+	ma_prom_family(f, "mlock_audit_livepatch_folios_total", "counter",
+		       "Large folios the livepatch's replacements mlocked or mapped whole, by event.");
+	for (i = 0; i < fx->nlp; i++) {
+		if (!strcmp(fx->lp[i].key, "state") ||
+		    !strcmp(fx->lp[i].key, "transition_ms") ||
+		    !ma_is_int(fx->lp[i].val) || fx->lp[i].val[0] == '-')
+			continue;
+		fprintf(f, "mlock_audit_livepatch_folios_total{event=\"");
+		ma_prom_label(f, fx->lp[i].key, strlen(fx->lp[i].key));
+		fprintf(f, "\"} %s\n", fx->lp[i].val);
+	}
+}
+
+/* Each fix's state, and the memory its repair and undo walks moved */
+static void prom_fixes(FILE *f, const struct ma_fixes *fx)
+{
 	const char *v;
 	size_t i;
 	int e;
+
+	ma_prom_family(f, "mlock_audit_fix_info", "gauge",
+		       "Each live fix and its state (active, pending, off, upstream, unsupported, unverified); always 1.");
+	for (i = 0; i < fx->n; i++) {
+		fprintf(f, "mlock_audit_fix_info{fix=\"");
+		ma_prom_label(f, fx->v[i].name, strlen(fx->v[i].name));
+		fprintf(f, "\",state=\"");
+		ma_prom_label(f, fx->v[i].state, strlen(fx->v[i].state));
+		fprintf(f, "\"} 1\n");
+	}
+	for (e = 0; e < 2; e++) {
+		const char *key = e ? "undone_pages" : "repaired_pages";
+		bool head = false;
+
+		for (i = 0; i < fx->n; i++) {
+			v = ma_kv_get(fx->v[i].f, fx->v[i].nf, key);
+			if (!v || !ma_is_int(v) || *v == '-')
+				continue;
+			if (!head)
+				ma_prom_family(f, e ? "mlock_audit_fix_undone_bytes" :
+					       "mlock_audit_fix_repaired_bytes", "gauge",
+					       e ? "Memory the fix munlocked when it was disabled." :
+					       "Memory the fix mlocked by its repair walk at load.");
+			head = true;
+			fprintf(f, "mlock_audit_fix_%s_bytes{fix=\"", e ? "undone" : "repaired");
+			ma_prom_label(f, fx->v[i].name, strlen(fx->v[i].name));
+			fprintf(f, "\"} %llu\n", strtoull(v, NULL, 10) * 4096);
+		}
+	}
+}
+
+static void print_prom(const struct ma_report *r, FILE *f)
+{
 
 	prom1(f, "mlock_audit_module_loaded", "gauge",
 	      "1 if the mlock_audit kernel module is loaded.", r->loaded);
@@ -396,62 +462,9 @@ static void print_prom(const struct ma_report *r, FILE *f)
 		fprintf(f, "\",built_for=\"");
 		ma_prom_label(f, r->ver.built_for, strlen(r->ver.built_for));
 		fprintf(f, "\"} 1\n");
-		prom_summary(f, s);
-
-		ma_prom_family(f, "mlock_audit_livepatch_info", "gauge",
-			       "State of the module's livepatch (none, transition, enabled, disabling, disabled); always 1.");
-		fprintf(f, "mlock_audit_livepatch_info{state=\"");
-		v = ma_kv_get(fx->lp, fx->nlp, "state");
-		ma_prom_label(f, v, strlen(v));
-		fprintf(f, "\"} 1\n");
-		v = ma_kv_get(fx->lp, fx->nlp, "transition_ms");
-		if (v && ma_is_int(v) && *v != '-') {
-			long long ms = strtoll(v, NULL, 10);
-
-			ma_prom_family(f, "mlock_audit_livepatch_transition_seconds", "gauge",
-				       "Time from the start of enabling the livepatch to the end of its transition.");
-			fprintf(f, "mlock_audit_livepatch_transition_seconds %lld.%03lld\n",
-				ms / 1000, ms % 1000);
-		}
-		ma_prom_family(f, "mlock_audit_livepatch_folios_total", "counter",
-			       "Large folios the livepatch's replacements mlocked or mapped whole, by event.");
-		for (i = 0; i < fx->nlp; i++) {
-			if (!strcmp(fx->lp[i].key, "state") ||
-			    !strcmp(fx->lp[i].key, "transition_ms") ||
-			    !ma_is_int(fx->lp[i].val) || fx->lp[i].val[0] == '-')
-				continue;
-			fprintf(f, "mlock_audit_livepatch_folios_total{event=\"");
-			ma_prom_label(f, fx->lp[i].key, strlen(fx->lp[i].key));
-			fprintf(f, "\"} %s\n", fx->lp[i].val);
-		}
-		ma_prom_family(f, "mlock_audit_fix_info", "gauge",
-			       "Each live fix and its state (active, pending, off, upstream, unsupported, unverified); always 1.");
-		for (i = 0; i < fx->n; i++) {
-			fprintf(f, "mlock_audit_fix_info{fix=\"");
-			ma_prom_label(f, fx->v[i].name, strlen(fx->v[i].name));
-			fprintf(f, "\",state=\"");
-			ma_prom_label(f, fx->v[i].state, strlen(fx->v[i].state));
-			fprintf(f, "\"} 1\n");
-		}
-		for (e = 0; e < 2; e++) {
-			const char *key = e ? "undone_pages" : "repaired_pages";
-			bool head = false;
-
-			for (i = 0; i < fx->n; i++) {
-				v = ma_kv_get(fx->v[i].f, fx->v[i].nf, key);
-				if (!v || !ma_is_int(v) || *v == '-')
-					continue;
-				if (!head)
-					ma_prom_family(f, e ? "mlock_audit_fix_undone_bytes" :
-						       "mlock_audit_fix_repaired_bytes", "gauge",
-						       e ? "Memory the fix munlocked when it was disabled." :
-						       "Memory the fix mlocked by its repair walk at load.");
-				head = true;
-				fprintf(f, "mlock_audit_fix_%s_bytes{fix=\"", e ? "undone" : "repaired");
-				ma_prom_label(f, fx->v[i].name, strlen(fx->v[i].name));
-				fprintf(f, "\"} %llu\n", strtoull(v, NULL, 10) * 4096);
-			}
-		}
+		prom_summary(f, &r->sum);
+		prom_livepatch(f, &r->fixes);
+		prom_fixes(f, &r->fixes);
 	}
 	prom_cross(f, &r->cross);
 }
