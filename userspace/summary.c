@@ -335,13 +335,19 @@ static void prom_cross(FILE *f, const struct ma_cross *c)
 	}
 }
 
-/* Is field i the first of a labelled family (causes, events)? */
+/* Is field j a member of the labelled family (causes, events) of field i? */
+static bool prom_same_family(size_t j, size_t i)
+{
+	return ma_fields[j].lval && !strcmp(ma_fields[j].prom, ma_fields[i].prom);
+}
+
+/* Is field i the first of its labelled family? */
 static bool prom_family_first(size_t i)
 {
 	size_t j;
 
 	for (j = 0; j < i; j++)
-		if (ma_fields[j].lval && !strcmp(ma_fields[j].prom, ma_fields[i].prom))
+		if (prom_same_family(j, i))
 			return false;
 	return true;
 }
@@ -366,7 +372,7 @@ static void prom_summary(FILE *f, const struct ma_summary *s)
 		ma_prom_family(f, fl->prom, fl->kind == MA_FIELD_EVENT ? "counter" : "gauge",
 			       fl->help);
 		for (j = i; j < ma_nfields; j++)
-			if (ma_fields[j].lval && !strcmp(ma_fields[j].prom, fl->prom))
+			if (prom_same_family(j, i))
 				fprintf(f, "%s{%s=\"%s\"} %llu\n", fl->prom,
 					fl->kind == MA_FIELD_EVENT ? "event" : "cause",
 					ma_fields[j].lval, ma_field_out(s, &ma_fields[j]));
