@@ -23,6 +23,7 @@ KVER ?= $(shell uname -r)
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SOURCES := Kbuild Makefile dkms.conf \
 		$(filter-out src/verified_builds.h,$(wildcard src/*.[ch] compat/*.h)) \
+		$(wildcard src/fixes/*/*.[ch] src/fixes/*/fix.mk) \
 		compat/Kbuild.include compat/verified/builds tools/klp-relocs.c
 
 # KDIR given (command line or environment): the module alone.

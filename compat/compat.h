@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every difference between the kernels mlock_audit supports lives here,
- * decided by the header probes in compat/Kbuild.include. This header is
- * force-included into every translation unit; no source includes it.
+ * The differences between the kernels mlock_audit supports that are not
+ * a live fix's form live here, decided by the header probes in
+ * compat/Kbuild.include; which form of a fix a kernel gets is declared in
+ * that fix's src/fixes/FIX/fix.mk. This header is force-included into
+ * every translation unit; no source includes it.
  *
  * Supported: x86_64 Debian 6.1 (bookworm), 6.12 (trixie), 7.3
  * (trixie-backports). Shims keep the upstream name and cite the upstream
@@ -83,90 +85,6 @@ static inline pte_t *ma_pte_offset_map_lock(struct mm_struct *mm, pmd_t *pmd,
 	"not needed: the kernel is built without CONFIG_TRANSPARENT_HUGEPAGE, so it has no large folios and no khugepaged"
 
 /*
- * The "mlock" live fix (src/fix_mlock.c): already in the kernel, carried
- * (COMPAT_MLOCK_FIX_FOLIO_RMAP), or not carried on this kernel.
- */
-#if defined(COMPAT_NO_THP)
-#define COMPAT_MLOCK_FIX_UPSTREAM NULL
-#define COMPAT_MLOCK_FIX_UNSUPPORTED COMPAT_NO_THP_REASON
-#elif defined(COMPAT_MLOCK_FIX_IS_UPSTREAM)
-#define COMPAT_MLOCK_FIX_UPSTREAM \
-	"include/linux/rmap.h defines PVMW_PGTABLE_CROSSED: seed 000 is merged (v6.18, 2db579838296..ab521b4142aa)"
-#define COMPAT_MLOCK_FIX_UNSUPPORTED NULL
-#elif defined(COMPAT_MLOCK_FIX_FOLIO_RMAP)
-#define COMPAT_MLOCK_FIX_UPSTREAM NULL
-#define COMPAT_MLOCK_FIX_UNSUPPORTED NULL
-#elif defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
-#define COMPAT_MLOCK_FIX_UPSTREAM NULL
-#define COMPAT_MLOCK_FIX_UNSUPPORTED NULL
-/* 6.1 never munlocks a PTE-mapped large folio: disabling must */
-#define COMPAT_MLOCK_FIX_UNDO 1
-#else
-#define COMPAT_MLOCK_FIX_UPSTREAM NULL
-#define COMPAT_MLOCK_FIX_UNSUPPORTED "no known rmap interface in this kernel"
-#endif
-
-#ifndef COMPAT_MLOCK_FIX_UNDO
-#define COMPAT_MLOCK_FIX_UNDO 0
-#endif
-
-/*
- * The "fault" live fix (src/fix_fault.c): already in the kernel, carried
- * (COMPAT_FAULT_FIX_SET_PTE_RANGE), or not carried on this kernel.
- */
-#if defined(COMPAT_NO_THP)
-#define COMPAT_FAULT_FIX_UPSTREAM NULL
-#define COMPAT_FAULT_FIX_UNSUPPORTED COMPAT_NO_THP_REASON
-#elif defined(COMPAT_FAULT_FIX_IS_UPSTREAM)
-#define COMPAT_FAULT_FIX_UPSTREAM \
-	"include/linux/rmap.h defines PVMW_PGTABLE_CROSSED: seed 000 is merged (v6.18, 19773df031bc, 357b92761d94) with its i_size clamp"
-#define COMPAT_FAULT_FIX_UNSUPPORTED NULL
-#elif defined(COMPAT_FAULT_FIX_SET_PTE_RANGE)
-#define COMPAT_FAULT_FIX_UPSTREAM NULL
-#define COMPAT_FAULT_FIX_UNSUPPORTED NULL
-#else
-#define COMPAT_FAULT_FIX_UPSTREAM NULL
-#define COMPAT_FAULT_FIX_UNSUPPORTED \
-	"unsupported on 6.1: finish_fault() and fault-around map one page per do_set_pte() call; there is no set_pte_range() (v6.6) to install a folio's PTEs in one batch"
-#endif
-
-/*
- * The "lazyfree" live fix (src/fix_lazyfree.c): already in the kernel,
- * carried on a 6.12-like (COMPAT_LAZYFREE_FIX_FOLIO) or 6.1-like
- * (COMPAT_LAZYFREE_FIX_PAGE) hpage_collapse_scan_pmd(), or not carried.
- */
-#if defined(COMPAT_NO_THP)
-#define COMPAT_LAZYFREE_FIX_UPSTREAM NULL
-#define COMPAT_LAZYFREE_FIX_UNSUPPORTED COMPAT_NO_THP_REASON
-#elif defined(COMPAT_LAZYFREE_FIX_IS_UPSTREAM)
-#define COMPAT_LAZYFREE_FIX_UPSTREAM \
-	"include/linux/page-flags.h defines folio_test_lazyfree(): seed 003 is merged (v7.2, \"mm: khugepaged: skip lazy-free folios\")"
-#define COMPAT_LAZYFREE_FIX_UNSUPPORTED NULL
-#elif defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE)
-#define COMPAT_LAZYFREE_FIX_UPSTREAM NULL
-#define COMPAT_LAZYFREE_FIX_UNSUPPORTED NULL
-#else
-#define COMPAT_LAZYFREE_FIX_UPSTREAM NULL
-#define COMPAT_LAZYFREE_FIX_UNSUPPORTED \
-	"no known form of khugepaged's hpage_collapse_scan_pmd() in this kernel"
-#endif
-
-/*
- * The "scanresume" live fix (src/fix_scanresume.c): in no released kernel.
- * Carried on a khugepaged() of the 7.3 form (COMPAT_SCANRESUME_FIX_MTHP),
- * the 6.12 form (COMPAT_SCANRESUME_FIX_ORDERS) or the 6.1 form
- * (COMPAT_SCANRESUME_FIX_VMA_CHECK); COMPAT_SCANRESUME_FIX is any of them.
- */
-#if defined(COMPAT_NO_THP)
-#define COMPAT_SCANRESUME_FIX_UNSUPPORTED COMPAT_NO_THP_REASON
-#elif defined(COMPAT_SCANRESUME_FIX)
-#define COMPAT_SCANRESUME_FIX_UNSUPPORTED NULL
-#else
-#define COMPAT_SCANRESUME_FIX_UNSUPPORTED \
-	"no known form of khugepaged() in this kernel"
-#endif
-
-/*
  * How __thp_vma_allowable_orders() is told who asks: TVA_* flags (v6.8,
  * "mm: thp: introduce multi-size THP sysfs interface") that became an enum
  * tva_type in v6.18.
@@ -233,7 +151,7 @@ static inline void compat_unmap_locked_split(struct vm_area_struct *vma,
  */
 static inline void compat_mlock_folio(struct folio *folio)
 {
-#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#ifdef MA_CARRY_MLOCK
 	mlock_folio(folio);
 #endif
 }
@@ -275,7 +193,7 @@ static inline int compat_folio_mapcount(struct folio *folio)
  * (8788f6781486 "mm: support POSIX_FADV_NOREUSE"), only for memcg reclaim
  * before.
  */
-#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#ifdef MA_CARRY_MLOCK
 typedef bool (*compat_invalid_vma_t)(struct vm_area_struct *vma, void *arg);
 
 static inline compat_invalid_vma_t
@@ -303,7 +221,7 @@ compat_referenced_invalid_vma(struct mem_cgroup *memcg)
 #define COMPAT_KHUGEPAGED_SHARED_FIRST 0
 #endif
 
-#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE)
+#ifdef MA_CARRY_LAZYFREE
 #include <linux/userfaultfd_k.h>
 
 static inline bool compat_khugepaged_mapped_shared(struct page *page,

@@ -35,17 +35,19 @@
 #include "symbols.h"
 #include "verified.h"
 
-/* One entry per fix, in the order the "fixes" file lists them. */
+/*
+ * One entry per fix, in the order the "fixes" file lists them: Kbuild's
+ * MA_FIXES, each defined in src/fixes/FIX/fix.c.
+ */
 static struct ma_fix *const ma_fixes[] = {
-	&ma_fix_mlock,
-	&ma_fix_fault,
-	&ma_fix_lazyfree,
-	&ma_fix_scanresume,
+	MA_FIX_ENTRIES
 };
 
 static char *ma_fixes_param;
 module_param_named(fixes, ma_fixes_param, charp, 0444);
-MODULE_PARM_DESC(fixes, "Live fixes to apply at load: all (default), none, or a comma-separated list of: mlock, fault, lazyfree, scanresume");
+MODULE_PARM_DESC(fixes,
+		 "Live fixes to apply at load: all (default), none, or a comma-separated list of: "
+		 MA_FIX_NAMES);
 
 #define MA_FIXES_PARAM_MAX	256
 #define MA_KLP_FUNCS_MAX	16

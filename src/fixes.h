@@ -101,10 +101,8 @@ struct ma_fix {
 	bool queued;		/* its replacements were put in the livepatch */
 };
 
-extern struct ma_fix ma_fix_mlock;
-extern struct ma_fix ma_fix_fault;
-extern struct ma_fix ma_fix_lazyfree;
-extern struct ma_fix ma_fix_scanresume;
+/* ma_fix_FIX, for each FIX of Kbuild's MA_FIXES */
+MA_FIX_DECLS;
 
 int ma_fixes_init(void);
 void ma_fixes_exit(void);
@@ -142,7 +140,7 @@ int ma_mlock_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 /*
  * May the replacements mlock a PTE-mapped large folio? Not any more once
  * the fix is being disabled on a kernel where the stock code would never
- * munlock it (6.1): see fix_mlock.c.
+ * munlock it (6.1): see fixes/mlock/fix.c.
  */
 extern bool ma_mlock_large_off;
 static inline bool ma_mlock_large_allowed(void)
@@ -166,7 +164,7 @@ extern atomic_long_t ma_lazyfree_skips;	/* ranges it left alone */
 int ma_khugepaged(void *none);
 extern atomic_long_t ma_scanresume_resumes;
 void ma_scanresume_forget(void);
-/* the thread fix_scanresume.c put in place of one that ran ma_khugepaged() */
+/* the thread fixes/scanresume/fix.c put in place of one that ran ma_khugepaged() */
 extern struct task_struct *ma_khugepaged_successor;
 /* ma_khugepaged() is in a pass (not in a wait or an allocation sleep) */
 extern bool ma_khugepaged_in_pass;

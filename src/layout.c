@@ -112,8 +112,7 @@ struct ma_layout_proto {
 	      BUILD_BUG_ON_ZERO(!__same_type(&(new), void (*)(__VA_ARGS__))), \
 	.args = MA_SIZES(__VA_ARGS__) }
 
-#if defined(COMPAT_SCANRESUME_FIX) || defined(COMPAT_LAZYFREE_FIX_FOLIO) || \
-	defined(COMPAT_LAZYFREE_FIX_PAGE)
+#if defined(MA_CARRY_SCANRESUME) || defined(MA_CARRY_LAZYFREE)
 #include "khugepaged_internal.h"
 #define MA_CHECK_KHUGEPAGED	1
 
@@ -196,7 +195,7 @@ static const struct ma_layout_member ma_khugepaged_scan[] = {
 };
 #endif
 
-#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#ifdef MA_CARRY_MLOCK
 #include "mm_internal.h"
 #define MA_CHECK_MLOCK		1
 
@@ -308,7 +307,7 @@ static const struct ma_layout_proto ma_layout_protos[] = {
 	MA_PROTO_VOID("fault", pmd_install, struct mm_struct *, pmd_t *, pgtable_t *),
 #endif
 	/* mm/khugepaged.c */
-#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE)
+#ifdef MA_CARRY_LAZYFREE
 	MA_REPLACED("lazyfree", hpage_collapse_scan_pmd, ma_hpage_collapse_scan_pmd,
 		    int, struct mm_struct *, struct vm_area_struct *, unsigned long,
 		    bool *, struct collapse_control *),
@@ -322,12 +321,11 @@ static const struct ma_layout_proto ma_layout_protos[] = {
 	MA_PROTO("lazyfree", collapse_huge_page, int, struct mm_struct *,
 		 unsigned long, int, int, struct collapse_control *),
 #endif
-#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE) || \
-	defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+#ifdef MA_NEEDS_FIND_PMD_OR_THP_OR_NONE
 	MA_PROTO("lazyfree scanresume", find_pmd_or_thp_or_none, int,
 		 struct mm_struct *, unsigned long, pmd_t **),
 #endif
-#ifdef COMPAT_SCANRESUME_FIX
+#ifdef MA_CARRY_SCANRESUME
 	MA_REPLACED("scanresume", khugepaged, ma_khugepaged, int, void *),
 	MA_PROTO("scanresume", khugepaged, int, void *),
 	MA_PROTO_VOID("scanresume", collect_mm_slot, struct ma_khugepaged_mm_slot *),

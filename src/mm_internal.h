@@ -60,7 +60,7 @@ static inline void ma_mlock_vma_folio(struct folio *folio,
 		mlock_folio(folio);
 }
 
-#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#ifdef MA_CARRY_MLOCK
 /*
  * mm/mlock.c: mlock_folio()'s per-CPU batch, a local lock and the batch
  * (6.12.118 mlock.c:31 struct mlock_fbatch, a folio_batch of folio

@@ -8,7 +8,7 @@
 #include "testing.h"
 #include "symbols.h"
 
-#ifdef COMPAT_SCANRESUME_FIX
+#ifdef MA_CARRY_SCANRESUME
 #include <linux/livepatch.h>
 
 #include "khugepaged_internal.h"
@@ -66,7 +66,7 @@ int ma_symbols_init(void)
  * The wrappers of symbols.h's "one relocation per function". Each calls the
  * kernel function by its own name (the macros are undone here).
  */
-#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#ifdef MA_CARRY_MLOCK
 #undef mlock_folio
 #undef rmap_walk
 #undef page_vma_mapped_walk
@@ -121,8 +121,7 @@ noinline void ma_call_deferred_split_huge_page(struct page *page)
 }
 #endif
 
-#if defined(COMPAT_MLOCK_FIX_PAGE_RMAP) || defined(COMPAT_LAZYFREE_FIX_FOLIO) || \
-	defined(COMPAT_LAZYFREE_FIX_PAGE)
+#ifdef MA_NEEDS_VM_NORMAL_PAGE
 #undef vm_normal_page
 
 noinline struct page *ma_call_vm_normal_page(struct vm_area_struct *vma,
@@ -132,8 +131,7 @@ noinline struct page *ma_call_vm_normal_page(struct vm_area_struct *vma,
 }
 #endif
 
-#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE) || \
-	defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+#ifdef MA_NEEDS_FIND_PMD_OR_THP_OR_NONE
 #undef find_pmd_or_thp_or_none
 
 noinline int ma_call_find_pmd_or_thp_or_none(struct mm_struct *mm,
@@ -143,7 +141,7 @@ noinline int ma_call_find_pmd_or_thp_or_none(struct mm_struct *mm,
 }
 #endif
 
-#ifdef COMPAT_SCANRESUME_FIX
+#ifdef MA_CARRY_SCANRESUME
 #undef collect_mm_slot
 
 noinline void ma_call_collect_mm_slot(struct ma_khugepaged_mm_slot *mm_slot)

@@ -63,7 +63,7 @@ extern unsigned long huge_zero_pfn MA_KSYM;
 extern typeof(COMPAT_PTE_OFFSET_MAP_LOCK_SYM) COMPAT_PTE_OFFSET_MAP_LOCK_SYM MA_KSYM;
 #endif
 
-#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#ifdef MA_CARRY_MLOCK
 #include <linux/pagevec.h>	/* renamed folio_batch.h in 7.3, which needs none */
 
 /* mm/mlock.c (declared in mm/internal.h) */
@@ -110,7 +110,7 @@ extern typeof(btf_find_by_name_kind) btf_find_by_name_kind MA_KSYM;
 extern typeof(btf_name_by_offset) btf_name_by_offset MA_KSYM;
 #endif
 
-#if defined(COMPAT_MLOCK_FIX_PAGE_RMAP) || defined(COMPAT_FAULT_FIX_SET_PTE_RANGE)
+#ifdef MA_NEEDS_MM_TRACE_RSS_STAT
 /* mm/memory.c (declared in linux/mm.h): add_mm_counter()'s trace hook */
 extern typeof(mm_trace_rss_stat) mm_trace_rss_stat MA_KSYM;
 #endif
@@ -132,8 +132,7 @@ extern typeof(__pmd_trans_huge_lock) __pmd_trans_huge_lock MA_KSYM;
 extern typeof(folio_mapcount) folio_mapcount MA_KSYM;
 #endif
 
-#if defined(COMPAT_MLOCK_FIX_PAGE_RMAP) || defined(COMPAT_LAZYFREE_FIX_FOLIO) || \
-	defined(COMPAT_LAZYFREE_FIX_PAGE)
+#ifdef MA_NEEDS_VM_NORMAL_PAGE
 /* mm/memory.c */
 extern typeof(vm_normal_page) vm_normal_page MA_KSYM;
 #endif
@@ -146,14 +145,13 @@ extern typeof(__pte_alloc) __pte_alloc MA_KSYM;
 extern typeof(set_pte_range) set_pte_range MA_KSYM;
 #endif
 
-#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE) || \
-	defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+#ifdef MA_NEEDS_FIND_PMD_OR_THP_OR_NONE
 /* static in mm/khugepaged.c (6.1 :963, 6.12 :945) */
 int find_pmd_or_thp_or_none(struct mm_struct *mm, unsigned long address,
 			    pmd_t **pmd) MA_KSYM;
 #endif
 
-#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE)
+#ifdef MA_CARRY_LAZYFREE
 /* static in mm/khugepaged.c, for the "lazyfree" fix */
 bool hpage_collapse_scan_abort(int nid, struct collapse_control *cc) MA_KSYM;
 #ifdef COMPAT_LAZYFREE_FIX_PAGE
@@ -172,7 +170,7 @@ extern struct tracepoint __tracepoint_mm_khugepaged_scan_pmd MA_KSYM;
 extern typeof(__mmu_notifier_test_young) __mmu_notifier_test_young MA_KSYM;
 #endif
 
-#ifdef COMPAT_SCANRESUME_FIX
+#ifdef MA_CARRY_SCANRESUME
 /*
  * mm/khugepaged.c, mm/huge_memory.c, mm/swap.c and
  * kernel/livepatch/transition.c, for the "scanresume" fix: khugepaged's
@@ -279,7 +277,7 @@ bool khugepaged_add_pte_mapped_thp(struct mm_struct *mm, unsigned long addr) MA_
  * through one out-of-line wrapper each (symbols.c), which holds the only
  * relocation; each macro below sends the calls after this point to it.
  */
-#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#ifdef MA_CARRY_MLOCK
 extern typeof(mlock_folio) ma_call_mlock_folio;
 #define mlock_folio(...)		ma_call_mlock_folio(__VA_ARGS__)
 extern typeof(rmap_walk) ma_call_rmap_walk;
@@ -299,17 +297,15 @@ extern typeof(unlock_page_memcg) ma_call_unlock_page_memcg;
 extern typeof(deferred_split_huge_page) ma_call_deferred_split_huge_page;
 #define deferred_split_huge_page(...)	ma_call_deferred_split_huge_page(__VA_ARGS__)
 #endif
-#if defined(COMPAT_MLOCK_FIX_PAGE_RMAP) || defined(COMPAT_LAZYFREE_FIX_FOLIO) || \
-	defined(COMPAT_LAZYFREE_FIX_PAGE)
+#ifdef MA_NEEDS_VM_NORMAL_PAGE
 extern typeof(vm_normal_page) ma_call_vm_normal_page;
 #define vm_normal_page(...)		ma_call_vm_normal_page(__VA_ARGS__)
 #endif
-#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE) || \
-	defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
+#ifdef MA_NEEDS_FIND_PMD_OR_THP_OR_NONE
 extern typeof(find_pmd_or_thp_or_none) ma_call_find_pmd_or_thp_or_none;
 #define find_pmd_or_thp_or_none(...)	ma_call_find_pmd_or_thp_or_none(__VA_ARGS__)
 #endif
-#ifdef COMPAT_SCANRESUME_FIX
+#ifdef MA_CARRY_SCANRESUME
 extern typeof(collect_mm_slot) ma_call_collect_mm_slot;
 #define collect_mm_slot(...)		ma_call_collect_mm_slot(__VA_ARGS__)
 #endif

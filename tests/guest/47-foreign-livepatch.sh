@@ -65,7 +65,7 @@ info "with mlock_audit (fixes: $active): transition $TT ms (insmod to its end: $
 # in mlock_audit's code at one try costs one retry: 1750 ms. When the
 # scanresume fix swaps the khugepaged thread for the other patch
 # (foreign_swaps moved), its watch notices the transition after at most
-# one idle poll and five 100 ms polls (fix_scanresume.c: 500 + 500 ms),
+# one idle poll and five 100 ms polls (src/fixes/scanresume/fix.c: 500 + 500 ms),
 # and the new thread is seen switched at the retry after the swap: a
 # second retry. A hang (60 s before this was handled) stays far above.
 margin=1750 why="one retry of the livepatch core"

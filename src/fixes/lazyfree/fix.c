@@ -9,7 +9,28 @@
  */
 #include "fixes.h"
 
-#if defined(COMPAT_LAZYFREE_FIX_FOLIO) || defined(COMPAT_LAZYFREE_FIX_PAGE)
+/*
+ * This fix on the kernel built for (fix.mk): already in the kernel,
+ * carried on a 6.12-like (COMPAT_LAZYFREE_FIX_FOLIO) or 6.1-like
+ * (COMPAT_LAZYFREE_FIX_PAGE) hpage_collapse_scan_pmd(), or not carried.
+ */
+#if defined(COMPAT_NO_THP)
+#define MA_LAZYFREE_UPSTREAM NULL
+#define MA_LAZYFREE_UNSUPPORTED COMPAT_NO_THP_REASON
+#elif defined(COMPAT_LAZYFREE_FIX_IS_UPSTREAM)
+#define MA_LAZYFREE_UPSTREAM \
+	"include/linux/page-flags.h defines folio_test_lazyfree(): seed 003 is merged (v7.2, \"mm: khugepaged: skip lazy-free folios\")"
+#define MA_LAZYFREE_UNSUPPORTED NULL
+#elif defined(MA_CARRY_LAZYFREE)
+#define MA_LAZYFREE_UPSTREAM NULL
+#define MA_LAZYFREE_UNSUPPORTED NULL
+#else
+#define MA_LAZYFREE_UPSTREAM NULL
+#define MA_LAZYFREE_UNSUPPORTED \
+	"no known form of khugepaged's hpage_collapse_scan_pmd() in this kernel"
+#endif
+
+#ifdef MA_CARRY_LAZYFREE
 static struct klp_func ma_lazyfree_funcs[] = {
 	{ .old_name = "hpage_collapse_scan_pmd", .new_func = ma_hpage_collapse_scan_pmd },
 	{ }
@@ -30,7 +51,7 @@ static void ma_lazyfree_show(struct seq_file *m, struct ma_fix *fix)
 struct ma_fix ma_fix_lazyfree = {
 	.name = "lazyfree",
 	.funcs = MA_LAZYFREE_FUNCS,
-	.upstream = COMPAT_LAZYFREE_FIX_UPSTREAM,
-	.unsupported = COMPAT_LAZYFREE_FIX_UNSUPPORTED,
+	.upstream = MA_LAZYFREE_UPSTREAM,
+	.unsupported = MA_LAZYFREE_UNSUPPORTED,
 	.show = MA_LAZYFREE_SHOW,
 };

@@ -42,7 +42,7 @@
  * when the fix goes (ma_scanresume_forget()).
  *
  * How the khugepaged thread is moved onto this function, and back, is in
- * fix_scanresume.c.
+ * fixes/scanresume/fix.c.
  */
 #include <linux/atomic.h>
 #include <linux/file.h>

@@ -68,7 +68,22 @@
 #include "fixes.h"
 #include "layout.h"
 
-#ifdef COMPAT_SCANRESUME_FIX
+/*
+ * This fix on the kernel built for (fix.mk): in no released kernel.
+ * Carried on a khugepaged() of the 7.3 form (COMPAT_SCANRESUME_FIX_MTHP),
+ * the 6.12 form (COMPAT_SCANRESUME_FIX_ORDERS) or the 6.1 form
+ * (COMPAT_SCANRESUME_FIX_VMA_CHECK).
+ */
+#if defined(COMPAT_NO_THP)
+#define MA_SCANRESUME_UNSUPPORTED COMPAT_NO_THP_REASON
+#elif defined(MA_CARRY_SCANRESUME)
+#define MA_SCANRESUME_UNSUPPORTED NULL
+#else
+#define MA_SCANRESUME_UNSUPPORTED \
+	"no known form of khugepaged() in this kernel"
+#endif
+
+#ifdef MA_CARRY_SCANRESUME
 #include "khugepaged_internal.h"
 #include "symbols.h"
 
@@ -308,7 +323,7 @@ struct ma_fix ma_fix_scanresume = {
 	.name = "scanresume",
 	.funcs = MA_SCANRESUME_FUNCS,
 	.upstream_probe = ma_layout_scanresume_upstream,
-	.unsupported = COMPAT_SCANRESUME_FIX_UNSUPPORTED,
+	.unsupported = MA_SCANRESUME_UNSUPPORTED,
 	.transition = MA_SCANRESUME_TRANSITION,
 	.unpatched = MA_SCANRESUME_UNPATCHED,
 	.show = MA_SCANRESUME_SHOW,

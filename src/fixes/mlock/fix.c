@@ -36,6 +36,35 @@
 #include "audit.h"
 #include "fixes.h"
 
+/*
+ * This fix on the kernel built for (fix.mk): already in the kernel, carried
+ * (COMPAT_MLOCK_FIX_FOLIO_RMAP, the 6.12 form, or COMPAT_MLOCK_FIX_PAGE_RMAP,
+ * the 6.1 form), or not carried on this kernel.
+ */
+#if defined(COMPAT_NO_THP)
+#define MA_MLOCK_UPSTREAM NULL
+#define MA_MLOCK_UNSUPPORTED COMPAT_NO_THP_REASON
+#elif defined(COMPAT_MLOCK_FIX_IS_UPSTREAM)
+#define MA_MLOCK_UPSTREAM \
+	"include/linux/rmap.h defines PVMW_PGTABLE_CROSSED: seed 000 is merged (v6.18, 2db579838296..ab521b4142aa)"
+#define MA_MLOCK_UNSUPPORTED NULL
+#elif defined(COMPAT_MLOCK_FIX_FOLIO_RMAP)
+#define MA_MLOCK_UPSTREAM NULL
+#define MA_MLOCK_UNSUPPORTED NULL
+#elif defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#define MA_MLOCK_UPSTREAM NULL
+#define MA_MLOCK_UNSUPPORTED NULL
+/* 6.1 never munlocks a PTE-mapped large folio: disabling must */
+#define MA_MLOCK_UNDO 1
+#else
+#define MA_MLOCK_UPSTREAM NULL
+#define MA_MLOCK_UNSUPPORTED "no known rmap interface in this kernel"
+#endif
+
+#ifndef MA_MLOCK_UNDO
+#define MA_MLOCK_UNDO 0
+#endif
+
 #ifdef COMPAT_MLOCK_FIX_FOLIO_RMAP
 static struct klp_func ma_mlock_funcs[] = {
 	{ .old_name = "folio_add_file_rmap_ptes",
@@ -75,7 +104,7 @@ static struct klp_func ma_mlock_funcs[] = {
  * task not yet switched unmaps with the stock code, which never munlocks
  * it; the repair walk picks up what was mapped meanwhile.
  */
-bool ma_mlock_large_off = COMPAT_MLOCK_FIX_UNDO && !MA_EARLY_MLOCK;
+bool ma_mlock_large_off = MA_MLOCK_UNDO && !MA_EARLY_MLOCK;
 
 enum ma_repair_state {
 	MA_REPAIR_NONE, MA_REPAIR_RUNNING, MA_REPAIR_DONE, MA_REPAIR_STOPPED,
@@ -149,7 +178,7 @@ static void ma_mlock_deactivating(struct ma_fix *fix)
 {
 	WRITE_ONCE(ma_repair_stop, true);
 	cancel_work_sync(&ma_repair_work);
-	if (!COMPAT_MLOCK_FIX_UNDO || READ_ONCE(ma_mlock_large_off))
+	if (!MA_MLOCK_UNDO || READ_ONCE(ma_mlock_large_off))
 		return;
 	WRITE_ONCE(ma_mlock_large_off, true);
 	WRITE_ONCE(ma_undo_stop, false);
@@ -170,7 +199,7 @@ static void ma_mlock_show(struct seq_file *m, struct ma_fix *fix)
 		   READ_ONCE(ma_repaired_pages), READ_ONCE(ma_repair_ms),
 		   ma_repair_names[READ_ONCE(ma_undo_state)],
 		   READ_ONCE(ma_undone_pages));
-#if defined(COMPAT_MLOCK_FIX_FOLIO_RMAP) || defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
+#ifdef MA_CARRY_MLOCK
 	seq_printf(m, " count_resets=%ld count_reset_misses=%ld",
 		   atomic_long_read(&ma_mlock_count_resets),
 		   atomic_long_read(&ma_mlock_count_reset_misses));
@@ -180,8 +209,8 @@ static void ma_mlock_show(struct seq_file *m, struct ma_fix *fix)
 struct ma_fix ma_fix_mlock = {
 	.name = "mlock",
 	.funcs = MA_MLOCK_FUNCS,
-	.upstream = COMPAT_MLOCK_FIX_UPSTREAM,
-	.unsupported = COMPAT_MLOCK_FIX_UNSUPPORTED,
+	.upstream = MA_MLOCK_UPSTREAM,
+	.unsupported = MA_MLOCK_UNSUPPORTED,
 	.activated = ma_mlock_activated,
 	.deactivating = ma_mlock_deactivating,
 	.exit = ma_mlock_exit,

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The live fix "fault": seed 000 patches 4 and 5 (mainline 19773df031bc
+ * and 357b92761d94, v6.18) with the i_size clamp of "mm/memory: Do not
+ * populate page table entries beyond i_size". A page fault maps a whole
+ * large file folio (lp_finish_fault.c), and so does fault-around
+ * (lp_filemap_map_pages.c): far fewer faults, and whole-folio rmap adds
+ * that the "mlock" fix can mlock.
+ *
+ * Disabling needs no undo: the mappings made are ordinary PTEs.
+ */
+#include "fixes.h"
+
+/*
+ * This fix on the kernel built for (fix.mk): already in the kernel, carried
+ * (COMPAT_FAULT_FIX_SET_PTE_RANGE), or not carried on this kernel.
+ */
+#if defined(COMPAT_NO_THP)
+#define MA_FAULT_UPSTREAM NULL
+#define MA_FAULT_UNSUPPORTED COMPAT_NO_THP_REASON
+#elif defined(COMPAT_FAULT_FIX_IS_UPSTREAM)
+#define MA_FAULT_UPSTREAM \
+	"include/linux/rmap.h defines PVMW_PGTABLE_CROSSED: seed 000 is merged (v6.18, 19773df031bc, 357b92761d94) with its i_size clamp"
+#define MA_FAULT_UNSUPPORTED NULL
+#elif defined(COMPAT_FAULT_FIX_SET_PTE_RANGE)
+#define MA_FAULT_UPSTREAM NULL
+#define MA_FAULT_UNSUPPORTED NULL
+#else
+#define MA_FAULT_UPSTREAM NULL
+#define MA_FAULT_UNSUPPORTED \
+	"unsupported on 6.1: finish_fault() and fault-around map one page per do_set_pte() call; there is no set_pte_range() (v6.6) to install a folio's PTEs in one batch"
+#endif
+
+#ifdef COMPAT_FAULT_FIX_SET_PTE_RANGE
+static struct klp_func ma_fault_funcs[] = {
+	{ .old_name = "finish_fault", .new_func = ma_finish_fault },
+	{ .old_name = "filemap_map_pages", .new_func = ma_filemap_map_pages },
+	{ }
+};
+
+#define MA_FAULT_FUNCS ma_fault_funcs
+#else
+#define MA_FAULT_FUNCS NULL
+#endif
+
+struct ma_fix ma_fix_fault = {
+	.name = "fault",
+	.funcs = MA_FAULT_FUNCS,
+	.upstream = MA_FAULT_UPSTREAM,
+	.unsupported = MA_FAULT_UNSUPPORTED,
+};

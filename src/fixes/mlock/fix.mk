@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The "mlock" live fix (seed 000, "mm: Improve mlock tracking for large
+# folios"): what each kernel form gets. Included by the top Kbuild after
+# compat/Kbuild.include (compat-grep, COMPAT_NO_THP).
+#
+# Upstream since v6.18, whose page_vma_mapped_walk() reports
+# PVMW_PGTABLE_CROSSED (2db579838296). Before, it is carried where the rmap
+# takes folio ranges (v6.8 and later: folio_add_file_rmap_ptes(), the 6.12
+# form) or maps page by page (page_add_file_rmap(), the 6.1 form).
+# fix.c says which of these the build took, or why none.
+ma-fix-objs += src/fixes/mlock/fix.o
+ifneq ($(CONFIG_TRANSPARENT_HUGEPAGE),y)
+# COMPAT_NO_THP: not built
+else ifeq ($(call compat-grep,'define PVMW_PGTABLE_CROSSED',include/linux/rmap.h),y)
+ccflags-y += -DCOMPAT_MLOCK_FIX_IS_UPSTREAM
+else ifeq ($(call compat-grep,'^void folio_add_file_rmap_ptes\b',include/linux/rmap.h),y)
+ccflags-y += -DCOMPAT_MLOCK_FIX_FOLIO_RMAP -DMA_CARRY_MLOCK
+ma-fix-objs += $(addprefix src/fixes/mlock/,lp_rmap_add.o lp_referenced.o \
+	       lp_unmap.o lp_mlock_folio.o)
+else ifeq ($(call compat-grep,'^void page_add_file_rmap\b',include/linux/rmap.h),y)
+ccflags-y += -DCOMPAT_MLOCK_FIX_PAGE_RMAP -DMA_CARRY_MLOCK
+ma-fix-objs += $(addprefix src/fixes/mlock/,lp_do_set_pte.o \
+	       lp_mlock_pte_range.o lp_page_remove_rmap.o lp_referenced.o \
+	       lp_unmap.o lp_mlock_folio.o)
+ma-needs += vm_normal_page mm_trace_rss_stat
+endif
