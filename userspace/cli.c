@@ -134,12 +134,13 @@ static bool takes_value(const char *arg)
 }
 
 /* The option that getopt_long() just saw, as the user wrote it. */
-static const char *opt_name(char **argv, int longind, int c)
+static const char *opt_name(const struct option *longs, char **argv, int longind,
+			    int c)
 {
-	static char buf[32];
+	static char buf[64];
 
 	if (longind >= 0) {
-		snprintf(buf, sizeof(buf), "--%s", long_opts[longind].name);
+		snprintf(buf, sizeof(buf), "--%s", longs[longind].name);
 		return buf;
 	}
 	if (c > 0 && c < 128) {
@@ -149,11 +150,128 @@ static const char *opt_name(char **argv, int longind, int c)
 	return argv[optind - 1];
 }
 
+/* A getopt_long() failure: @c is ':' (a value missing) or '?'. */
+static int opt_error(const char *cmd, int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	char shortname[3] = "-?";
+
+	if (c == ':') {
+		/* a short one may sit in a cluster ("-ad"): name it alone */
+		if (strncmp(arg, "--", 2) && optopt > 0 && optopt < 128) {
+			shortname[1] = (char)optopt;
+			arg = shortname;
+		}
+		fprintf(stderr, "%s: %s needs a value", cmd, arg);
+	} else if (!strncmp(arg, "--", 2)) {
+		/* a long option: as written ("--json=1", "--p" when ambiguous) */
+		fprintf(stderr, strchr(arg, '=') ?
+			"%s: option '%s': unknown, or it takes no value" :
+			"%s: unknown or ambiguous option '%s'", cmd, arg);
+	} else {
+		shortname[1] = (char)optopt;
+		fprintf(stderr, "%s: unknown option '%s'", cmd, shortname);
+	}
+	fprintf(stderr, " (see %s --help)\n", cmd);
+	return MA_EXIT_USAGE;
+}
+
+int ma_getopt(const char *cmd, int argc, char **argv, const char *shorts,
+	      const struct option *longs, ma_opt_fn on_opt, void *ctx, int *first)
+{
+	int c, longind, ret;
+
+	opterr = 0;
+	optind = 1;
+	for (;;) {
+		longind = -1;
+		c = getopt_long(argc, argv, shorts, longs, &longind);
+		if (c == -1)
+			break;
+		if (c == ':' || c == '?')
+			return opt_error(cmd, c, argv);
+		ret = on_opt(ctx, c, optarg, opt_name(longs, argv, longind, c));
+		if (ret)
+			return ret;
+	}
+	*first = optind;
+	return 0;
+}
+
+/* What ma_parse_args() gathers beside struct ma_opts. */
+struct global_ctx {
+	struct ma_opts *opts;
+	/* the option of each command last seen, for "applies to ... only" */
+	char vmas_opt[32], watch_opt[32];
+};
+
+static int global_opt(void *ctx, int c, const char *val, const char *name)
+{
+	struct global_ctx *g = ctx;
+	struct ma_opts *opts = g->opts;
+
+	switch (c) {
+	case 'j':
+		opts->fmt = MA_FMT_JSON;
+		break;
+	case 'P':
+		opts->fmt = MA_FMT_PROM;
+		break;
+	case 'h':
+		opts->help = true;
+		break;
+	case 'V':
+		opts->version = true;
+		break;
+	case 'D':
+		if (!set_path(opts->dir, val, "--dir"))
+			return MA_EXIT_USAGE;
+		opts->dir_given = true;
+		break;
+	case 'R':
+		if (!set_path(opts->root, val, "--root"))
+			return MA_EXIT_USAGE;
+		break;
+	case 'X':
+		if (!set_path(opts->proc, val, "--proc"))
+			return MA_EXIT_USAGE;
+		break;
+	case 'F':
+		if (!ma_parse_bytes(val, &opts->fail_over))
+			return usage_err("--fail-over '%s': want a number of bytes, optionally with K, M, G, T (or KiB, MiB, GiB, TiB; powers of 1024)",
+					 val);
+		opts->fail_over_set = true;
+		break;
+	case 'p':
+		if (!ma_parse_posint(val, &opts->pid))
+			return usage_err("-p/--pid wants a process id (a positive number), not '%s'", val);
+		break;
+	case 's':
+		opts->sort = val;
+		break;
+	case 'i':
+		if (!ma_parse_seconds(val, &opts->interval))
+			return usage_err("-i/--interval wants seconds > 0 (decimals allowed), not '%s'", val);
+		opts->interval_set = true;
+		break;
+	case 'n':
+		if (!ma_parse_posint(val, &opts->count))
+			return usage_err("-n/--count wants a positive number, not '%s'", val);
+		opts->count_set = true;
+		break;
+	}
+	if (strchr("ps", c))
+		snprintf(g->vmas_opt, sizeof(g->vmas_opt), "%s", name);
+	else if (strchr("in", c))
+		snprintf(g->watch_opt, sizeof(g->watch_opt), "%s", name);
+	return 0;
+}
+
 int ma_parse_args(int *argc, char **argv, struct ma_opts *opts)
 {
-	const char *env, *val;
-	char vmas_opt[32] = "", watch_opt[32] = "";
-	int c, i, longind;
+	struct global_ctx g = { .opts = opts };
+	const char *env;
+	int i, first, ret;
 
 	opts->fmt = MA_FMT_TABLE;
 	env = getenv("MLOCK_AUDIT_ROOT");
@@ -177,91 +295,21 @@ int ma_parse_args(int *argc, char **argv, struct ma_opts *opts)
 		if (!strcmp(argv[i], "trace") && !takes_value(argv[i - 1]))
 			return usage_err("%s has its own options: put them after it, as in 'mlock-audit trace --help'",
 					 "trace");
-	opterr = 0;
-	optind = 1;
-	for (;;) {
-		longind = -1;
-		c = getopt_long(*argc, argv, short_opts, long_opts, &longind);
-		if (c == -1)
-			break;
-		val = optarg;
-		switch (c) {
-		case 'j':
-			opts->fmt = MA_FMT_JSON;
-			break;
-		case 'P':
-			opts->fmt = MA_FMT_PROM;
-			break;
-		case 'h':
-			opts->help = true;
-			break;
-		case 'V':
-			opts->version = true;
-			break;
-		case 'D':
-			if (!set_path(opts->dir, val, "--dir"))
-				return MA_EXIT_USAGE;
-			opts->dir_given = true;
-			break;
-		case 'R':
-			if (!set_path(opts->root, val, "--root"))
-				return MA_EXIT_USAGE;
-			break;
-		case 'X':
-			if (!set_path(opts->proc, val, "--proc"))
-				return MA_EXIT_USAGE;
-			break;
-		case 'F':
-			if (!ma_parse_bytes(val, &opts->fail_over))
-				return usage_err("--fail-over '%s': want a number of bytes, optionally with K, M, G, T (or KiB, MiB, GiB, TiB; powers of 1024)",
-						 val);
-			opts->fail_over_set = true;
-			break;
-		case 'p':
-			if (!ma_parse_posint(val, &opts->pid))
-				return usage_err("-p/--pid wants a process id (a positive number), not '%s'", val);
-			break;
-		case 's':
-			opts->sort = val;
-			break;
-		case 'i':
-			if (!ma_parse_seconds(val, &opts->interval))
-				return usage_err("-i/--interval wants seconds > 0 (decimals allowed), not '%s'", val);
-			opts->interval_set = true;
-			break;
-		case 'n':
-			if (!ma_parse_posint(val, &opts->count))
-				return usage_err("-n/--count wants a positive number, not '%s'", val);
-			opts->count_set = true;
-			break;
-		case ':':
-			return usage_err("%s needs a value", argv[optind - 1]);
-		default:
-			/* a long option: as written ("--json=1", "--p" when ambiguous) */
-			if (!strncmp(argv[optind - 1], "--", 2))
-				return usage_err(strchr(argv[optind - 1], '=') ?
-						 "option '%s': unknown, or it takes no value" :
-						 "unknown or ambiguous option '%s'",
-						 argv[optind - 1]);
-			return usage_err("unknown option '%s'", opt_name(argv, -1, optopt));
-		}
-		/* the option of each command last seen, for "applies to ... only" */
-		if (strchr("ps", c))
-			snprintf(vmas_opt, sizeof(vmas_opt), "%s", opt_name(argv, longind, c));
-		else if (strchr("in", c))
-			snprintf(watch_opt, sizeof(watch_opt), "%s", opt_name(argv, longind, c));
-	}
+	ret = ma_getopt(MA_NAME, *argc, argv, short_opts, long_opts, global_opt, &g,
+			&first);
+	if (ret)
+		return ret;
 	/* what is left: the command and its arguments, in order */
-	for (i = optind; i < *argc; i++)
-		argv[1 + i - optind] = argv[i];
-	*argc = 1 + *argc - optind;
+	for (i = first; i < *argc; i++)
+		argv[1 + i - first] = argv[i];
+	*argc = 1 + *argc - first;
 	argv[*argc] = NULL;
 	opts->cmd = *argc > 1 ? argv[1] : "summary";
 
 	if ((opts->pid || opts->sort) && strcmp(opts->cmd, "vmas"))
-		return usage_err("%s applies to vmas only", vmas_opt);
+		return usage_err("%s applies to vmas only", g.vmas_opt);
 	if ((opts->interval_set || opts->count_set) && strcmp(opts->cmd, "watch"))
-		return usage_err("%s applies to watch only", watch_opt);
+		return usage_err("%s applies to watch only", g.watch_opt);
 
 	/* strip trailing slashes of the root so that root + "/sys/..." is clean */
 	for (i = (int)strlen(opts->root); i > 0 && opts->root[i - 1] == '/'; i--)

@@ -5,6 +5,7 @@
 #ifndef MLOCK_AUDIT_CLI_H
 #define MLOCK_AUDIT_CLI_H
 
+#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 
@@ -46,8 +47,28 @@ bool ma_parse_seconds(const char *s, double *out);
 bool ma_parse_posint(const char *s, int *out);
 
 /*
- * The one command-line parser (getopt_long) of every command but trace,
- * which has its own options after it: fills opts with the options, which
+ * An option that ma_getopt() saw: its short letter (or a long option's
+ * val), its value (NULL: none) and its name as the user wrote it ("-p",
+ * "--pid"). Returns 0, or an enum ma_exit to stop with (the handler
+ * printed why).
+ */
+typedef int (*ma_opt_fn)(void *ctx, int c, const char *val, const char *name);
+
+/*
+ * The one option parser of mlock-audit and of mlock-audit trace:
+ * getopt_long() over argv with @shorts (':' first) and @longs, calling
+ * @on_opt for each option in order. An unknown option or a missing value
+ * is refused on one line that names it as written, with "see CMD --help".
+ * Returns 0 with *@first at the first non-option argument (getopt_long()
+ * has moved every option before it), else an enum ma_exit.
+ */
+int ma_getopt(const char *cmd, int argc, char **argv, const char *shorts,
+	      const struct option *longs, ma_opt_fn on_opt, void *ctx, int *first);
+
+/*
+ * The command-line parser of every command but trace,
+ * which has its own options after it (both through ma_getopt()): fills
+ * opts with the options, which
  * may stand anywhere, and leaves in argv[1..] the command and its
  * positional arguments. An option of another command is refused. Returns
  * -1 when all is well, else an enum ma_exit to exit with (the reason

@@ -240,6 +240,43 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+static int trace_opt(void *ctx, int c, const char *val, const char *name)
+{
+	int pid;
+
+	(void)ctx;
+	(void)name;
+	switch (c) {
+	case 'h':
+		printf("usage: mlock-audit\n");
+		trace_usage(stdout);
+		exit(MA_EXIT_OK);
+	case 'a':
+		opt.all = true;
+		break;
+	case 'K':
+		opt.kprobes = true;
+		break;
+	case 'v':
+		opt.verbose = true;
+		break;
+	case 'd':
+		if (!ma_parse_seconds(val, &opt.duration)) {
+			fprintf(stderr, "mlock-audit trace: -d wants seconds > 0, not '%s'\n", val);
+			return MA_EXIT_USAGE;
+		}
+		break;
+	case 'p':
+		if (!ma_parse_posint(val, &pid)) {
+			fprintf(stderr, "mlock-audit trace: -p wants a process id, not '%s'\n", val);
+			return MA_EXIT_USAGE;
+		}
+		opt.pid = pid;
+		break;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -251,65 +288,15 @@ static int parse_args(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char shorts[] = ":havd:p:";
-	const char *s;
-	int c, pid;
+	int ret, first;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			printf("usage: mlock-audit\n");
-			trace_usage(stdout);
-			exit(MA_EXIT_OK);
-		case 'a':
-			opt.all = true;
-			break;
-		case 'K':
-			opt.kprobes = true;
-			break;
-		case 'v':
-			opt.verbose = true;
-			break;
-		case 'd':
-			if (!ma_parse_seconds(optarg, &opt.duration)) {
-				fprintf(stderr, "mlock-audit trace: -d wants seconds > 0, not '%s'\n",
-					optarg);
-				return MA_EXIT_USAGE;
-			}
-			break;
-		case 'p':
-			if (!ma_parse_posint(optarg, &pid)) {
-				fprintf(stderr, "mlock-audit trace: -p wants a process id, not '%s'\n",
-					optarg);
-				return MA_EXIT_USAGE;
-			}
-			opt.pid = pid;
-			break;
-		case ':':
-			/* a short one may sit in a cluster ("-ad"): name it alone */
-			s = optopt ? strchr(shorts + 1, optopt) : NULL;
-			if (s && s[1] == ':')
-				fprintf(stderr, "mlock-audit trace: -%c needs a value (see mlock-audit trace --help)\n",
-					optopt);
-			else
-				fprintf(stderr, "mlock-audit trace: %s needs a value (see mlock-audit trace --help)\n",
-					argv[optind - 1]);
-			return MA_EXIT_USAGE;
-		default:
-			if (!strncmp(argv[optind - 1], "--", 2))
-				fprintf(stderr, "mlock-audit trace: unknown or ambiguous option '%s' (see mlock-audit trace --help)\n",
-					argv[optind - 1]);
-			else
-				fprintf(stderr, "mlock-audit trace: unknown option '-%c' (see mlock-audit trace --help)\n",
-					optopt);
-			return MA_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
+	ret = ma_getopt("mlock-audit trace", argc, argv, ":havd:p:", longs, trace_opt,
+			NULL, &first);
+	if (ret)
+		return ret;
+	if (first < argc) {
 		fprintf(stderr, "mlock-audit trace: unexpected argument '%s' (see mlock-audit trace --help)\n",
-			argv[optind]);
+			argv[first]);
 		return MA_EXIT_USAGE;
 	}
 	return MA_EXIT_OK;
@@ -693,10 +680,67 @@ static struct trace_bpf *open_and_load(bool use_fexit, int *planned)
 	return skel;
 }
 
+/*
+ * Load the BPF programs: fexit ones unless -K, kprobe ones if those do not
+ * load. NULL on failure, with the reason printed and *@ret set.
+ */
+static struct trace_bpf *load_programs(int *planned, int *ret)
+{
+	struct trace_bpf *skel = open_and_load(!opt.kprobes, planned);
+
+	if (opt.verbose)
+		fprintf(stderr, "mlock-audit trace: programs loaded at %.0f ms\n", since_start() * 1000);
+	if (!skel && !opt.kprobes && !lockdown_confidentiality()) {
+		fprintf(stderr, "mlock-audit trace: fexit programs did not load (%s); falling back to kprobes\n",
+			strerror(errno));
+		skel = open_and_load(false, planned);
+	}
+	if (!skel && lockdown_confidentiality()) {
+		fprintf(stderr, "mlock-audit trace: kernel lockdown (confidentiality) refuses BPF programs that read kernel memory: %s; nothing can be traced on this boot (the module's debugfs files work if it is signed and loaded)\n",
+			strerror(errno));
+		*ret = MA_EXIT_LOCKDOWN;
+	} else if (!skel) {
+		fprintf(stderr, "mlock-audit trace: BPF unavailable: loading the programs failed: %s (run with -v for libbpf's log)\n",
+			strerror(errno));
+		*ret = MA_EXIT_NO_BPF;
+	}
+	return skel;
+}
+
+/* Print the events until -d runs out or a signal comes, then the totals. */
+static int poll_events(struct trace_bpf *skel, int nlinks)
+{
+	struct ring_buffer *rb;
+	int ret = MA_EXIT_OK;
+
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL, NULL);
+	if (!rb) {
+		fprintf(stderr, "mlock-audit trace: ring buffer: %s\n", strerror(errno));
+		return MA_EXIT_NO_BPF;
+	}
+	report_hooks(stderr);
+	fprintf(stderr, "mlock-audit trace: %d programs attached in %.0f ms; %s\n",
+		nlinks, since_start() * 1000,
+		opt.duration > 0 ? "stops after -d seconds or at Ctrl-C" : "Ctrl-C stops");
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while (!stop && (opt.duration <= 0 || since_start() < opt.duration)) {
+		ret = ring_buffer__poll(rb, 100);
+		if (ret < 0 && ret != -EINTR) {
+			fprintf(stderr, "mlock-audit trace: polling: %s\n", strerror(-ret));
+			ring_buffer__free(rb);
+			return MA_EXIT_ERROR;
+		}
+	}
+	ring_buffer__consume(rb);
+	report_totals(skel);
+	ring_buffer__free(rb);
+	return MA_EXIT_OK;
+}
+
 int trace_main(int argc, char **argv)
 {
 	struct bpf_link *links[2 * N_FN + N_TP];
-	struct ring_buffer *rb = NULL;
 	struct trace_bpf *skel;
 	struct btf *btf;
 	int ret, planned, nlinks = 0, i;
@@ -715,57 +759,16 @@ int trace_main(int argc, char **argv)
 	vmlinux_btf = btf;
 	if (opt.verbose)
 		fprintf(stderr, "mlock-audit trace: BTF read at %.0f ms\n", since_start() * 1000);
-	skel = open_and_load(!opt.kprobes, &planned);
-	if (opt.verbose)
-		fprintf(stderr, "mlock-audit trace: programs loaded at %.0f ms\n", since_start() * 1000);
-	if (!skel && !opt.kprobes && !lockdown_confidentiality()) {
-		fprintf(stderr, "mlock-audit trace: fexit programs did not load (%s); falling back to kprobes\n",
-			strerror(errno));
-		skel = open_and_load(false, &planned);
-	}
-	if (!skel && lockdown_confidentiality()) {
-		fprintf(stderr, "mlock-audit trace: kernel lockdown (confidentiality) refuses BPF programs that read kernel memory: %s; nothing can be traced on this boot (the module's debugfs files work if it is signed and loaded)\n",
-			strerror(errno));
-		ret = MA_EXIT_LOCKDOWN;
+	skel = load_programs(&planned, &ret);
+	if (!skel)
 		goto out_btf;
-	}
-	if (!skel) {
-		fprintf(stderr, "mlock-audit trace: BPF unavailable: loading the programs failed: %s (run with -v for libbpf's log)\n",
-			strerror(errno));
-		ret = MA_EXIT_NO_BPF;
-		goto out_btf;
-	}
 	if (!planned || !attach(skel, links, &nlinks)) {
 		report_hooks(stderr);
 		fprintf(stderr, "mlock-audit trace: nothing to trace on this kernel\n");
 		ret = MA_EXIT_NO_BPF;
-		goto out;
+	} else {
+		ret = poll_events(skel, nlinks);
 	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL, NULL);
-	if (!rb) {
-		fprintf(stderr, "mlock-audit trace: ring buffer: %s\n", strerror(errno));
-		ret = MA_EXIT_NO_BPF;
-		goto out;
-	}
-	report_hooks(stderr);
-	fprintf(stderr, "mlock-audit trace: %d programs attached in %.0f ms; %s\n",
-		nlinks, since_start() * 1000,
-		opt.duration > 0 ? "stops after -d seconds or at Ctrl-C" : "Ctrl-C stops");
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	while (!stop && (opt.duration <= 0 || since_start() < opt.duration)) {
-		ret = ring_buffer__poll(rb, 100);
-		if (ret < 0 && ret != -EINTR) {
-			fprintf(stderr, "mlock-audit trace: polling: %s\n", strerror(-ret));
-			ret = MA_EXIT_ERROR;
-			goto out;
-		}
-	}
-	ring_buffer__consume(rb);
-	report_totals(skel);
-	ret = MA_EXIT_OK;
-out:
-	ring_buffer__free(rb);
 	for (i = 0; i < nlinks; i++)
 		bpf_link__destroy(links[i]);
 	trace_bpf__destroy(skel);

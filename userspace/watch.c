@@ -74,15 +74,76 @@ static void nap(double secs)
 		;
 }
 
+/* What one refresh hands the next. */
+struct watch_state {
+	struct ma_probes probes[2];	/* this refresh's and the last one's */
+	int cur;
+	bool have_prev;
+	double t_prev;
+};
+
+/*
+ * Refresh @n (0 first) of @count (0: no end): the summary table and the
+ * probe hits since the last refresh. Returns false when the watch must
+ * stop, with *@ret the status to exit with.
+ */
+static bool refresh(const struct ma_opts *o, struct watch_state *w, double secs,
+		    int n, int count, int *ret)
+{
+	char msg[MA_MSG_LEN];
+	struct ma_report r;
+	bool go_on = true;
+	double t;
+
+	*ret = ma_report_load(o, &r);
+	t = now();
+	if (!ma_report_printable(&r)) {
+		fprintf(stderr, "%s: %s\n", MA_NAME, r.msg);
+		ma_report_free(&r);
+		return false;
+	}
+	if (isatty(STDOUT_FILENO))
+		fputs("\033[H\033[2J", stdout);
+	if (count)
+		printf("mlock-audit watch: every %gs, refresh %d of %d (Ctrl-C stops)\n\n",
+		       secs, n + 1, count);
+	else
+		printf("mlock-audit watch: every %gs, refresh %d (Ctrl-C stops)\n\n",
+		       secs, n + 1);
+	ma_report_print(o, &r, stdout);
+	if (!*ret) {
+		*ret = ma_parse_probes(o, &w->probes[w->cur], msg);
+		if (*ret) {
+			fprintf(stderr, "%s: %s\n", MA_NAME, msg);
+			ma_report_free(&r);
+			return false;
+		}
+		printf("\nProbe hits%s\n", w->have_prev ? " in the last interval" : "");
+		ma_probes_table(&w->probes[w->cur], w->have_prev ? &w->probes[!w->cur] : NULL,
+				t - w->t_prev, stdout);
+		ma_probes_free(&w->probes[!w->cur]);
+		w->have_prev = true;
+		w->cur = !w->cur;
+		if (ma_fail_over_exceeded(o, &r))
+			*ret = MA_EXIT_FAIL_OVER;
+	} else {
+		ma_probes_free(&w->probes[!w->cur]);
+		w->have_prev = false;
+		/* the module may come: not loaded keeps watching */
+		go_on = *ret == MA_EXIT_NOT_LOADED;
+	}
+	w->t_prev = t;
+	ma_report_free(&r);
+	fflush(stdout);
+	return go_on;
+}
+
 int ma_cmd_watch(const struct ma_opts *o, int argc, char **argv)
 {
-	struct ma_probes probes[2] = { { NULL, 0 }, { NULL, 0 } };
-	bool tty = isatty(STDOUT_FILENO), have_prev = false;
-	double secs = 2, t_prev = 0, t;
-	int count = 0, done, ret = MA_EXIT_OK, cur = 0;
-	char msg[MA_MSG_LEN];
+	struct watch_state w = { .probes = { { NULL, 0 }, { NULL, 0 } } };
+	int count = 0, done, ret;
 	struct sigaction sa;
-	struct ma_report r;
+	double secs = 2;
 
 	ret = parse_args(o, argc, argv, &secs, &count);
 	if (ret)
@@ -100,54 +161,11 @@ int ma_cmd_watch(const struct ma_opts *o, int argc, char **argv)
 	for (done = 0; !stop && (!count || done < count); done++) {
 		if (done)
 			nap(secs);
-		if (stop)
+		if (stop || !refresh(o, &w, secs, done, count, &ret))
 			break;
-		ret = ma_report_load(o, &r);
-		t = now();
-		if (!ma_report_printable(&r)) {
-			fprintf(stderr, "%s: %s\n", MA_NAME, r.msg);
-			ma_report_free(&r);
-			break;
-		}
-		if (tty)
-			fputs("\033[H\033[2J", stdout);
-		if (count)
-			printf("mlock-audit watch: every %gs, refresh %d of %d (Ctrl-C stops)\n\n",
-			       secs, done + 1, count);
-		else
-			printf("mlock-audit watch: every %gs, refresh %d (Ctrl-C stops)\n\n",
-			       secs, done + 1);
-		ma_report_print(o, &r, stdout);
-		if (!ret) {
-			ret = ma_parse_probes(o, &probes[cur], msg);
-			if (ret) {
-				fprintf(stderr, "%s: %s\n", MA_NAME, msg);
-				ma_report_free(&r);
-				break;
-			}
-			printf("\nProbe hits%s\n", have_prev ? " in the last interval" : "");
-			ma_probes_table(&probes[cur], have_prev ? &probes[!cur] : NULL,
-					t - t_prev, stdout);
-			ma_probes_free(&probes[!cur]);
-			have_prev = true;
-			cur = !cur;
-			if (ma_fail_over_exceeded(o, &r))
-				ret = MA_EXIT_FAIL_OVER;
-		} else {
-			ma_probes_free(&probes[!cur]);
-			have_prev = false;
-			/* the module may come: not loaded keeps watching */
-			if (ret != MA_EXIT_NOT_LOADED) {
-				ma_report_free(&r);
-				break;
-			}
-		}
-		t_prev = t;
-		ma_report_free(&r);
-		fflush(stdout);
 	}
-	ma_probes_free(&probes[0]);
-	ma_probes_free(&probes[1]);
+	ma_probes_free(&w.probes[0]);
+	ma_probes_free(&w.probes[1]);
 	if (stop)
 		return MA_EXIT_OK;
 	return ret;
