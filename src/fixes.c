@@ -402,7 +402,7 @@ int ma_fixes_init(void)
 			/* test-only: the suite must fail (harness-fails-closed) */
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = "built with MLOCK_AUDIT_BREAK=unsupported";
-		} else if (ma_layout_check(fix->name, fix->layout, sizeof(fix->layout))) {
+		} else if (ma_layout_check(fix->mirrors, fix->layout, sizeof(fix->layout))) {
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = fix->layout;
 		} else if (unverified && !ma_allow_unverified()) {

@@ -17,6 +17,10 @@
  * address moved into struct khugepaged_mm_slot): then "scanresume" is
  * upstream.
  *
+ * What each fix relies on is listed in its own src/fixes/FIX/mirrors.c
+ * (struct ma_layout, layout.h), which its struct ma_fix points to; this
+ * file only compares.
+ *
  * The kernel's BTF functions are reached through livepatch relocations
  * (symbols.h); btf_type_by_id() is exported.
  */
@@ -24,335 +28,12 @@
 #include <linux/kernel.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
-#include <linux/stringify.h>
 
-#include "fixes.h"
 #include "layout.h"
 #include "symbols.h"
 
-struct ma_layout_member {
-	const char *name;	/* the kernel's member name */
-	u32 offset, size;	/* where the mirror has it */
-};
-
-struct ma_layout_struct {
-	const char *fixes;	/* the fixes that rely on it, " a b " */
-	const char *name;	/* the kernel's struct name */
-	u32 size;		/* the mirror's */
-	bool whole;		/* allocated by the module: same size */
-	const struct ma_layout_member *members;
-	unsigned int nr;
-};
-
-struct ma_layout_enumerator {
-	const char *name;
-	s64 value;
-};
-
-#define MA_ENUMERATOR(e) { #e, e }
-
-/*
- * A kernel function that a fix replaces, or calls with a prototype written
- * here by hand (a static function: no kernel header declares it; those a
- * header declares are taken from it with typeof(), symbols.h). What the
- * calling convention depends on is compared: the number of parameters and
- * the size of each, and of the return value (0: void).
- */
-#define MA_PROTO_MAX_ARGS	6
-struct ma_layout_proto {
-	const char *fixes;	/* the fixes that rely on it, " a b " */
-	const char *name;	/* the kernel's function */
-	u32 ret, nr;
-	u32 args[MA_PROTO_MAX_ARGS];
-};
-
-/* COUNT_ARGS(), CONCATENATE(): linux/kernel.h (6.1), linux/args.h (6.7) */
-#define MA_NARGS(...)		COUNT_ARGS(__VA_ARGS__)
-#define MA_SIZES(...)		CONCATENATE(MA_SIZES_, COUNT_ARGS(__VA_ARGS__))(__VA_ARGS__)
-#define MA_SIZES_1(a)		{ sizeof(a) }
-#define MA_SIZES_2(a, b)	{ sizeof(a), sizeof(b) }
-#define MA_SIZES_3(a, b, c)	{ sizeof(a), sizeof(b), sizeof(c) }
-#define MA_SIZES_4(a, b, c, d)	{ sizeof(a), sizeof(b), sizeof(c), sizeof(d) }
-#define MA_SIZES_5(a, b, c, d, e) \
-	{ sizeof(a), sizeof(b), sizeof(c), sizeof(d), sizeof(e) }
-#define MA_SIZES_6(a, b, c, d, e, f) \
-	{ sizeof(a), sizeof(b), sizeof(c), sizeof(d), sizeof(e), sizeof(f) }
-
-/*
- * MA_PROTO(FIXES, FN, TYPE, ARGS...): FN returns TYPE and takes ARGS; the
- * build fails unless that is how the module declares FN. MA_REPLACED(FIXES,
- * FN, NEW, TYPE, ARGS...): NEW replaces the kernel's FN. The _VOID forms
- * return nothing, the _NOARGS forms take nothing.
- */
-#define MA_PROTO(fix_list, fn, type, ...) {				\
-	.fixes = " " fix_list " ", .name = #fn, .ret = sizeof(type),	\
-	.nr = MA_NARGS(__VA_ARGS__) +					\
-	      BUILD_BUG_ON_ZERO(!__same_type(&(fn), type(*)(__VA_ARGS__))), \
-	.args = MA_SIZES(__VA_ARGS__) }
-#define MA_PROTO_VOID(fix_list, fn, ...) {				\
-	.fixes = " " fix_list " ", .name = #fn, .ret = 0,		\
-	.nr = MA_NARGS(__VA_ARGS__) +					\
-	      BUILD_BUG_ON_ZERO(!__same_type(&(fn), void (*)(__VA_ARGS__))), \
-	.args = MA_SIZES(__VA_ARGS__) }
-#define MA_PROTO_NOARGS(fix_list, fn, type) {				\
-	.fixes = " " fix_list " ", .name = #fn,				\
-	.ret = sizeof(type) +						\
-	       BUILD_BUG_ON_ZERO(!__same_type(&(fn), type(*)(void))) }
-#define MA_PROTO_VOID_NOARGS(fix_list, fn) {				\
-	.fixes = " " fix_list " ", .name = #fn,				\
-	.ret = BUILD_BUG_ON_ZERO(!__same_type(&(fn), void (*)(void))) }
-#define MA_REPLACED(fix_list, fn, new, type, ...) {			\
-	.fixes = " " fix_list " ", .name = #fn, .ret = sizeof(type),	\
-	.nr = MA_NARGS(__VA_ARGS__) +					\
-	      BUILD_BUG_ON_ZERO(!__same_type(&(new), type(*)(__VA_ARGS__))), \
-	.args = MA_SIZES(__VA_ARGS__) }
-#define MA_REPLACED_VOID(fix_list, fn, new, ...) {			\
-	.fixes = " " fix_list " ", .name = #fn, .ret = 0,		\
-	.nr = MA_NARGS(__VA_ARGS__) +					\
-	      BUILD_BUG_ON_ZERO(!__same_type(&(new), void (*)(__VA_ARGS__))), \
-	.args = MA_SIZES(__VA_ARGS__) }
-
-#if defined(MA_CARRY_SCANRESUME) || defined(MA_CARRY_LAZYFREE)
-#include "khugepaged_internal.h"
-#define MA_CHECK_KHUGEPAGED	1
-
-/* mm/khugepaged.c */
-static const struct ma_layout_member ma_collapse_control[] = {
-	{ "is_khugepaged", offsetof(struct collapse_control, is_khugepaged),
-	  sizeof_field(struct collapse_control, is_khugepaged) },
-	{ "node_load", offsetof(struct collapse_control, node_load),
-	  sizeof_field(struct collapse_control, node_load) },
-#ifdef COMPAT_SCANRESUME_FIX_MTHP
-	{ "progress", offsetof(struct collapse_control, progress),
-	  sizeof_field(struct collapse_control, progress) },
-#endif
-	{ "alloc_nmask", offsetof(struct collapse_control, alloc_nmask),
-	  sizeof_field(struct collapse_control, alloc_nmask) },
-};
-
-static const struct ma_layout_enumerator ma_scan_result[] = {
-	MA_ENUMERATOR(SCAN_FAIL),
-	MA_ENUMERATOR(SCAN_SUCCEED),
-#ifndef COMPAT_SCANRESUME_FIX_MTHP
-	MA_ENUMERATOR(SCAN_PMD_NULL),
-	MA_ENUMERATOR(SCAN_PMD_NONE),
-	MA_ENUMERATOR(SCAN_PMD_MAPPED),
-	MA_ENUMERATOR(SCAN_EXCEED_NONE_PTE),
-	MA_ENUMERATOR(SCAN_EXCEED_SWAP_PTE),
-	MA_ENUMERATOR(SCAN_EXCEED_SHARED_PTE),
-	MA_ENUMERATOR(SCAN_PTE_NON_PRESENT),
-	MA_ENUMERATOR(SCAN_PTE_UFFD_WP),
-	MA_ENUMERATOR(SCAN_PTE_MAPPED_HUGEPAGE),
-	MA_ENUMERATOR(SCAN_PAGE_RO),
-	MA_ENUMERATOR(SCAN_LACK_REFERENCED_PAGE),
-	MA_ENUMERATOR(SCAN_PAGE_NULL),
-	MA_ENUMERATOR(SCAN_SCAN_ABORT),
-	MA_ENUMERATOR(SCAN_PAGE_COUNT),
-	MA_ENUMERATOR(SCAN_PAGE_LRU),
-	MA_ENUMERATOR(SCAN_PAGE_LOCK),
-	MA_ENUMERATOR(SCAN_PAGE_ANON),
-	MA_ENUMERATOR(SCAN_PAGE_COMPOUND),
-	MA_ENUMERATOR(SCAN_ANY_PROCESS),
-	MA_ENUMERATOR(SCAN_VMA_NULL),
-	MA_ENUMERATOR(SCAN_VMA_CHECK),
-	MA_ENUMERATOR(SCAN_ADDRESS_RANGE),
-	MA_ENUMERATOR(SCAN_DEL_PAGE_LRU),
-#endif
-	MA_ENUMERATOR(SCAN_ALLOC_HUGE_PAGE_FAIL),
-};
-
-/* mm/mm_slot.h */
-static const struct ma_layout_member ma_mm_slot[] = {
-	{ "hash", offsetof(struct ma_mm_slot, hash),
-	  sizeof_field(struct ma_mm_slot, hash) },
-	{ "mm_node", offsetof(struct ma_mm_slot, mm_node),
-	  sizeof_field(struct ma_mm_slot, mm_node) },
-	{ "mm", offsetof(struct ma_mm_slot, mm),
-	  sizeof_field(struct ma_mm_slot, mm) },
-};
-
-/* mm/khugepaged.c; 7.3 has none (its scan cursor points to a mm_slot) */
-#ifndef COMPAT_SCANRESUME_FIX_MTHP
-static const struct ma_layout_member ma_khugepaged_mm_slot[] = {
-	{ "slot", offsetof(struct ma_khugepaged_mm_slot, slot),
-	  sizeof_field(struct ma_khugepaged_mm_slot, slot) },
-#ifdef COMPAT_SCANRESUME_FIX_VMA_CHECK
-	{ "nr_pte_mapped_thp", offsetof(struct ma_khugepaged_mm_slot, nr_pte_mapped_thp),
-	  sizeof_field(struct ma_khugepaged_mm_slot, nr_pte_mapped_thp) },
-	{ "pte_mapped_thp", offsetof(struct ma_khugepaged_mm_slot, pte_mapped_thp),
-	  sizeof_field(struct ma_khugepaged_mm_slot, pte_mapped_thp) },
-#endif
-};
-#endif
-
-static const struct ma_layout_member ma_khugepaged_scan[] = {
-	{ "mm_head", offsetof(struct ma_khugepaged_scan, mm_head),
-	  sizeof_field(struct ma_khugepaged_scan, mm_head) },
-	{ "mm_slot", offsetof(struct ma_khugepaged_scan, mm_slot),
-	  sizeof_field(struct ma_khugepaged_scan, mm_slot) },
-	{ "address", offsetof(struct ma_khugepaged_scan, address),
-	  sizeof_field(struct ma_khugepaged_scan, address) },
-};
-#endif
-
-#ifdef MA_CARRY_MLOCK
-#include "mm_internal.h"
-#define MA_CHECK_MLOCK		1
-
-/* mm/rmap.c: lp_referenced.c hands one to folio_referenced_one() */
-static const struct ma_layout_member ma_folio_referenced_arg[] = {
-	{ "mapcount", offsetof(struct folio_referenced_arg, mapcount),
-	  sizeof_field(struct folio_referenced_arg, mapcount) },
-	{ "referenced", offsetof(struct folio_referenced_arg, referenced),
-	  sizeof_field(struct folio_referenced_arg, referenced) },
-	{ "vm_flags", offsetof(struct folio_referenced_arg, vm_flags),
-	  sizeof_field(struct folio_referenced_arg, vm_flags) },
-	{ "memcg", offsetof(struct folio_referenced_arg, memcg),
-	  sizeof_field(struct folio_referenced_arg, memcg) },
-};
-
-/* mm/mlock.c: mlock_folio()'s per-CPU batch */
-static const struct ma_layout_member ma_mlock_batch_pcpu[] = {
-	{ "lock", offsetof(struct ma_mlock_batch_pcpu, lock),
-	  sizeof_field(struct ma_mlock_batch_pcpu, lock) },
-#ifndef COMPAT_MLOCK_BATCH_PAGEVEC
-	{ "fbatch", offsetof(struct ma_mlock_batch_pcpu, batch),
-	  sizeof_field(struct ma_mlock_batch_pcpu, batch) },
-#else
-	{ "vec", offsetof(struct ma_mlock_batch_pcpu, batch),
-	  sizeof_field(struct ma_mlock_batch_pcpu, batch) },
-#endif
-};
-#endif
-
-static const struct ma_layout_struct ma_layout_structs[] = {
-#ifdef MA_CHECK_KHUGEPAGED
-	{ .fixes = " lazyfree scanresume ", .name = "collapse_control",
-	  .size = sizeof(struct collapse_control), .whole = false,
-	  .members = ma_collapse_control, .nr = ARRAY_SIZE(ma_collapse_control) },
-	{ .fixes = " scanresume ", .name = "mm_slot",
-	  .size = sizeof(struct ma_mm_slot), .whole = false,
-	  .members = ma_mm_slot, .nr = ARRAY_SIZE(ma_mm_slot) },
-#ifndef COMPAT_SCANRESUME_FIX_MTHP
-	{ .fixes = " scanresume ", .name = "khugepaged_mm_slot",
-	  .size = sizeof(struct ma_khugepaged_mm_slot), .whole = false,
-	  .members = ma_khugepaged_mm_slot, .nr = ARRAY_SIZE(ma_khugepaged_mm_slot) },
-#endif
-	{ .fixes = " scanresume ", .name = "khugepaged_scan",
-	  .size = sizeof(struct ma_khugepaged_scan), .whole = false,
-	  .members = ma_khugepaged_scan, .nr = ARRAY_SIZE(ma_khugepaged_scan) },
-#endif
-#ifdef MA_CHECK_MLOCK
-	{ .fixes = " mlock ", .name = "folio_referenced_arg",
-	  .size = sizeof(struct folio_referenced_arg), .whole = true,
-	  .members = ma_folio_referenced_arg, .nr = ARRAY_SIZE(ma_folio_referenced_arg) },
-	/* mlock_fbatch, 6.1's mlock_pvec (mm_internal.h) */
-	{ .fixes = " mlock ", .name = __stringify(MA_MLOCK_BATCH),
-	  .size = sizeof(struct ma_mlock_batch_pcpu), .whole = false,
-	  .members = ma_mlock_batch_pcpu, .nr = ARRAY_SIZE(ma_mlock_batch_pcpu) },
-#endif
-};
-
-static const struct ma_layout_proto ma_layout_protos[] = {
-#ifdef COMPAT_MLOCK_FIX_FOLIO_RMAP
-	/* mm/rmap.c, mm/mlock.c (6.12) */
-	MA_REPLACED_VOID("mlock", folio_add_file_rmap_ptes, ma_folio_add_file_rmap_ptes,
-			 struct folio *, struct page *, int, struct vm_area_struct *),
-	MA_REPLACED_VOID("mlock", folio_add_file_rmap_pmd, ma_folio_add_file_rmap_pmd,
-			 struct folio *, struct page *, struct vm_area_struct *),
-	MA_REPLACED_VOID("mlock", folio_add_anon_rmap_ptes, ma_folio_add_anon_rmap_ptes,
-			 struct folio *, struct page *, int, struct vm_area_struct *,
-			 unsigned long, rmap_t),
-	MA_REPLACED_VOID("mlock", folio_add_anon_rmap_pmd, ma_folio_add_anon_rmap_pmd,
-			 struct folio *, struct page *, struct vm_area_struct *,
-			 unsigned long, rmap_t),
-#ifndef COMPAT_MLOCK_BATCH_PAGEVEC
-	MA_PROTO_VOID("mlock", mlock_folio_batch, struct folio_batch *),
-#endif
-#endif
-#ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
-	/* mm/memory.c, mm/mlock.c, mm/rmap.c (6.1) */
-	MA_REPLACED_VOID("mlock", do_set_pte, ma_do_set_pte,
-			 struct vm_fault *, struct page *, unsigned long),
-	MA_REPLACED_VOID("mlock", page_remove_rmap, ma_page_remove_rmap,
-			 struct page *, struct vm_area_struct *, bool),
-	MA_REPLACED("mlock", mlock_pte_range, ma_mlock_pte_range, int,
-		    pmd_t *, unsigned long, unsigned long, struct mm_walk *),
-	MA_PROTO_VOID("mlock", munlock_page, struct page *),
-	MA_PROTO_VOID_NOARGS("mlock", mlock_page_drain_local),
-#endif
-#ifdef MA_CHECK_MLOCK
-#ifdef COMPAT_MLOCK_BATCH_PAGEVEC
-	MA_PROTO_VOID("mlock", mlock_pagevec, struct pagevec *),
-#endif
-	MA_REPLACED("mlock", folio_referenced, ma_folio_referenced, int,
-		    struct folio *, int, struct mem_cgroup *, unsigned long *),
-	MA_REPLACED_VOID("mlock", try_to_unmap, ma_try_to_unmap,
-			 struct folio *, enum ttu_flags),
-	MA_REPLACED_VOID("mlock", mlock_folio, ma_mlock_folio, struct folio *),
-	MA_PROTO_VOID("mlock", mlock_folio, struct folio *),
-	MA_PROTO("mlock", folio_referenced_one, bool, struct folio *,
-		 struct vm_area_struct *, unsigned long, void *),
-	MA_PROTO("mlock", invalid_folio_referenced_vma, bool,
-		 struct vm_area_struct *, void *),
-	MA_PROTO("mlock", try_to_unmap_one, bool, struct folio *,
-		 struct vm_area_struct *, unsigned long, void *),
-#endif
-#ifdef COMPAT_FAULT_FIX_SET_PTE_RANGE
-	/* mm/memory.c, mm/filemap.c */
-	MA_REPLACED("fault", finish_fault, ma_finish_fault, vm_fault_t,
-		    struct vm_fault *),
-	MA_REPLACED("fault", filemap_map_pages, ma_filemap_map_pages, vm_fault_t,
-		    struct vm_fault *, pgoff_t, pgoff_t),
-	MA_PROTO_VOID("fault", pmd_install, struct mm_struct *, pmd_t *, pgtable_t *),
-#endif
-	/* mm/khugepaged.c */
-#ifdef MA_CARRY_LAZYFREE
-	MA_REPLACED("lazyfree", hpage_collapse_scan_pmd, ma_hpage_collapse_scan_pmd,
-		    int, struct mm_struct *, struct vm_area_struct *, unsigned long,
-		    bool *, struct collapse_control *),
-	MA_PROTO("lazyfree", hpage_collapse_scan_abort, bool, int,
-		 struct collapse_control *),
-#ifdef COMPAT_LAZYFREE_FIX_PAGE
-	MA_PROTO("lazyfree", is_refcount_suitable, bool, struct page *),
-#else
-	MA_PROTO("lazyfree", is_refcount_suitable, bool, struct folio *),
-#endif
-	MA_PROTO("lazyfree", collapse_huge_page, int, struct mm_struct *,
-		 unsigned long, int, int, struct collapse_control *),
-#endif
-#ifdef MA_NEEDS_FIND_PMD_OR_THP_OR_NONE
-	MA_PROTO("lazyfree scanresume", find_pmd_or_thp_or_none, int,
-		 struct mm_struct *, unsigned long, pmd_t **),
-#endif
-#ifdef MA_CARRY_SCANRESUME
-	MA_REPLACED("scanresume", khugepaged, ma_khugepaged, int, void *),
-	MA_PROTO("scanresume", khugepaged, int, void *),
-	MA_PROTO_VOID("scanresume", collect_mm_slot, struct ma_khugepaged_mm_slot *),
-#endif
-#if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
-	MA_PROTO("scanresume", hpage_collapse_scan_pmd, int, struct mm_struct *,
-		 struct vm_area_struct *, unsigned long, bool *,
-		 struct collapse_control *),
-	MA_PROTO("scanresume", hpage_collapse_scan_file, int, struct mm_struct *,
-		 unsigned long, struct file *, pgoff_t, struct collapse_control *),
-#endif
-#ifdef COMPAT_SCANRESUME_FIX_ORDERS
-	MA_PROTO_NOARGS("scanresume", hugepage_pmd_enabled, bool),
-#endif
-#ifdef COMPAT_SCANRESUME_FIX_MTHP
-	MA_PROTO_NOARGS("scanresume", hugepage_enabled, bool),
-	MA_PROTO("scanresume", collapse_single_pmd, int, unsigned long,
-		 struct vm_area_struct *, bool *, struct collapse_control *),
-#endif
-#ifdef COMPAT_SCANRESUME_FIX_VMA_CHECK
-	MA_PROTO("scanresume", khugepaged_add_pte_mapped_thp, bool,
-		 struct mm_struct *, unsigned long),
-#endif
-};
-
 #if IS_ENABLED(CONFIG_DEBUG_INFO_BTF) && IS_ENABLED(CONFIG_BPF_SYSCALL) && \
-	(defined(MA_CHECK_KHUGEPAGED) || defined(MA_CHECK_MLOCK))
+	defined(MA_CARRY_ANY)
 /* The size of type @id, through typedefs, qualifiers and arrays; 0: none. */
 static u64 ma_btf_size(const struct btf *btf, u32 id)
 {
@@ -522,80 +203,77 @@ static int ma_layout_proto_check(const struct btf *btf,
 	return 0;
 }
 
-#ifdef MA_CHECK_KHUGEPAGED
-static int ma_layout_enum_check(const struct btf *btf, char *why, size_t len)
+static int ma_layout_enum_check(const struct btf *btf,
+				const struct ma_layout_enum *en,
+				char *why, size_t len)
 {
-	const struct btf_type *t = ma_btf_find(btf, "scan_result", BTF_KIND_ENUM);
+	const struct btf_type *t = ma_btf_find(btf, en->name, BTF_KIND_ENUM);
 	const struct btf_enum *e;
 	unsigned int i, j;
 
 	if (!t) {
-		snprintf(why, len, "the kernel's BTF has no enum scan_result, which it mirrors");
+		snprintf(why, len, "the kernel's BTF has no enum %s, which it mirrors",
+			 en->name);
 		return -ENOENT;
 	}
 	e = (const struct btf_enum *)(t + 1);
-	for (i = 0; i < ARRAY_SIZE(ma_scan_result); i++) {
+	for (i = 0; i < en->nr; i++) {
 		for (j = 0; j < btf_type_vlen(t); j++) {
 			const char *n = ma_btf_name(btf, e[j].name_off);
 
-			if (n && !strcmp(n, ma_scan_result[i].name))
+			if (n && !strcmp(n, en->values[i].name))
 				break;
 		}
 		if (j == btf_type_vlen(t)) {
-			snprintf(why, len, "enum scan_result has no %s in the kernel",
-				 ma_scan_result[i].name);
+			snprintf(why, len, "enum %s has no %s in the kernel",
+				 en->name, en->values[i].name);
 			return -ENOENT;
 		}
-		if (e[j].val != ma_scan_result[i].value) {
+		if (e[j].val != en->values[i].value) {
 			snprintf(why, len, "%s is %d in the kernel, %lld in the module's mirror",
-				 ma_scan_result[i].name, e[j].val,
-				 ma_scan_result[i].value);
+				 en->values[i].name, e[j].val,
+				 en->values[i].value);
 			return -EINVAL;
 		}
 	}
 	return 0;
 }
-#endif
 
 /**
- * ma_layout_check() - compare a fix's mirrored structs and enums with BTF.
- * @fix: the fix's name
+ * ma_layout_check() - compare what a fix relies on with the kernel's BTF.
+ * @l: the fix's mirrors and prototypes (NULL: none)
  * @why: where to write the first difference
  * @len: its size
  *
- * Return: 0 when they match (or the fix mirrors nothing), else a negative
- * errno with the difference in @why.
+ * Return: 0 when they match (or the fix relies on nothing), else a
+ * negative errno with the difference in @why.
  */
-int ma_layout_check(const char *fix, char *why, size_t len)
+int ma_layout_check(const struct ma_layout *l, char *why, size_t len)
 {
-	const struct btf *btf = NULL;
+	const struct btf *btf;
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(ma_layout_structs); i++) {
-		if (!ma_fix_listed(ma_layout_structs[i].fixes, fix))
-			continue;
-		btf = btf ?: ma_btf();
-		if (!btf)
-			goto no_btf;
-		ret = ma_layout_struct_check(btf, &ma_layout_structs[i], why, len);
+	if (!l || !(l->nr_structs + l->nr_protos + l->nr_enums))
+		return 0;
+	btf = ma_btf();
+	if (!btf)
+		goto no_btf;
+	for (i = 0; i < l->nr_structs; i++) {
+		ret = ma_layout_struct_check(btf, &l->structs[i], why, len);
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < ARRAY_SIZE(ma_layout_protos); i++) {
-		if (!ma_fix_listed(ma_layout_protos[i].fixes, fix))
-			continue;
-		btf = btf ?: ma_btf();
-		if (!btf)
-			goto no_btf;
-		ret = ma_layout_proto_check(btf, &ma_layout_protos[i], why, len);
+	for (i = 0; i < l->nr_protos; i++) {
+		ret = ma_layout_proto_check(btf, &l->protos[i], why, len);
 		if (ret)
 			return ret;
 	}
-#ifdef MA_CHECK_KHUGEPAGED
-	if (ma_fix_listed(" lazyfree scanresume ", fix) && btf)
-		return ma_layout_enum_check(btf, why, len);
-#endif
+	for (i = 0; i < l->nr_enums; i++) {
+		ret = ma_layout_enum_check(btf, &l->enums[i], why, len);
+		if (ret)
+			return ret;
+	}
 	return 0;
 no_btf:
 	snprintf(why, len,
@@ -638,23 +316,17 @@ const char *ma_layout_scanresume_upstream(void)
 }
 #else
 /* No BTF, or nothing mirrored (no fix carried) */
-int ma_layout_check(const char *fix, char *why, size_t len)
+int ma_layout_check(const struct ma_layout *l, char *why, size_t len)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(ma_layout_protos); i++) {
-		if (ma_fix_listed(ma_layout_protos[i].fixes, fix)) {
-			snprintf(why, len,
-				 "the kernel is built without BTF (CONFIG_DEBUG_INFO_BTF): the prototypes it relies on cannot be checked");
-			return -ENOENT;
-		}
+	if (l && l->nr_protos) {
+		snprintf(why, len,
+			 "the kernel is built without BTF (CONFIG_DEBUG_INFO_BTF): the prototypes it relies on cannot be checked");
+		return -ENOENT;
 	}
-	for (i = 0; i < ARRAY_SIZE(ma_layout_structs); i++) {
-		if (ma_fix_listed(ma_layout_structs[i].fixes, fix)) {
-			snprintf(why, len,
-				 "the kernel is built without BTF (CONFIG_DEBUG_INFO_BTF): the structs it mirrors cannot be checked");
-			return -ENOENT;
-		}
+	if (l && (l->nr_structs || l->nr_enums)) {
+		snprintf(why, len,
+			 "the kernel is built without BTF (CONFIG_DEBUG_INFO_BTF): the structs it mirrors cannot be checked");
+		return -ENOENT;
 	}
 	return 0;
 }

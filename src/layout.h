@@ -1,14 +1,116 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The load-time check of the structs and enums the fixes mirror from
- * private kernel headers, against the running kernel's BTF.
+ * The load-time check of what a live fix mirrors from private kernel
+ * headers (structs, enums) and of the prototypes of the kernel functions it
+ * replaces or calls, against the running kernel's BTF (layout.c). Each fix
+ * lists its own in src/fixes/FIX/mirrors.c (struct ma_layout, which its
+ * struct ma_fix points to).
  */
 #ifndef _MLOCK_AUDIT_LAYOUT_H
 #define _MLOCK_AUDIT_LAYOUT_H
 
+#include <linux/build_bug.h>
+#include <linux/kernel.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 
-int ma_layout_check(const char *fix, char *why, size_t len);
+struct ma_layout_member {
+	const char *name;	/* the kernel's member name */
+	u32 offset, size;	/* where the mirror has it */
+};
+
+struct ma_layout_struct {
+	const char *name;	/* the kernel's struct name */
+	u32 size;		/* the mirror's */
+	bool whole;		/* allocated by the module: same size */
+	const struct ma_layout_member *members;
+	unsigned int nr;
+};
+
+struct ma_layout_enumerator {
+	const char *name;
+	s64 value;
+};
+
+#define MA_ENUMERATOR(e) { #e, e }
+
+struct ma_layout_enum {
+	const char *name;	/* the kernel's enum name */
+	const struct ma_layout_enumerator *values;
+	unsigned int nr;
+};
+
+/*
+ * A kernel function that a fix replaces, or calls with a prototype written
+ * by hand (a static function: no kernel header declares it; those a header
+ * declares are taken from it with typeof(), symbols.h). What the calling
+ * convention depends on is compared: the number of parameters and the size
+ * of each, and of the return value (0: void).
+ */
+#define MA_PROTO_MAX_ARGS	6
+struct ma_layout_proto {
+	const char *name;	/* the kernel's function */
+	u32 ret, nr;
+	u32 args[MA_PROTO_MAX_ARGS];
+};
+
+/* What one fix relies on; any table may be empty. */
+struct ma_layout {
+	const struct ma_layout_struct *structs;
+	unsigned int nr_structs;
+	const struct ma_layout_proto *protos;
+	unsigned int nr_protos;
+	const struct ma_layout_enum *enums;
+	unsigned int nr_enums;
+};
+
+/* COUNT_ARGS(), CONCATENATE(): linux/kernel.h (6.1), linux/args.h (6.7) */
+#define MA_NARGS(...)		COUNT_ARGS(__VA_ARGS__)
+#define MA_SIZES(...)		CONCATENATE(MA_SIZES_, COUNT_ARGS(__VA_ARGS__))(__VA_ARGS__)
+#define MA_SIZES_1(a)		{ sizeof(a) }
+#define MA_SIZES_2(a, b)	{ sizeof(a), sizeof(b) }
+#define MA_SIZES_3(a, b, c)	{ sizeof(a), sizeof(b), sizeof(c) }
+#define MA_SIZES_4(a, b, c, d)	{ sizeof(a), sizeof(b), sizeof(c), sizeof(d) }
+#define MA_SIZES_5(a, b, c, d, e) \
+	{ sizeof(a), sizeof(b), sizeof(c), sizeof(d), sizeof(e) }
+#define MA_SIZES_6(a, b, c, d, e, f) \
+	{ sizeof(a), sizeof(b), sizeof(c), sizeof(d), sizeof(e), sizeof(f) }
+
+/*
+ * MA_PROTO(FN, TYPE, ARGS...): FN returns TYPE and takes ARGS; the build
+ * fails unless that is how the module declares FN. MA_REPLACED(FN, NEW,
+ * TYPE, ARGS...): NEW replaces the kernel's FN. The _VOID forms return
+ * nothing, the _NOARGS forms take nothing.
+ */
+#define MA_PROTO(fn, type, ...) {					\
+	.name = #fn, .ret = sizeof(type),				\
+	.nr = MA_NARGS(__VA_ARGS__) +					\
+	      BUILD_BUG_ON_ZERO(!__same_type(&(fn), type(*)(__VA_ARGS__))), \
+	.args = MA_SIZES(__VA_ARGS__) }
+#define MA_PROTO_VOID(fn, ...) {					\
+	.name = #fn, .ret = 0,						\
+	.nr = MA_NARGS(__VA_ARGS__) +					\
+	      BUILD_BUG_ON_ZERO(!__same_type(&(fn), void (*)(__VA_ARGS__))), \
+	.args = MA_SIZES(__VA_ARGS__) }
+#define MA_PROTO_NOARGS(fn, type) {					\
+	.name = #fn,							\
+	.ret = sizeof(type) +						\
+	       BUILD_BUG_ON_ZERO(!__same_type(&(fn), type(*)(void))) }
+#define MA_PROTO_VOID_NOARGS(fn) {					\
+	.name = #fn,							\
+	.ret = BUILD_BUG_ON_ZERO(!__same_type(&(fn), void (*)(void))) }
+#define MA_REPLACED(fn, new, type, ...) {				\
+	.name = #fn, .ret = sizeof(type),				\
+	.nr = MA_NARGS(__VA_ARGS__) +					\
+	      BUILD_BUG_ON_ZERO(!__same_type(&(new), type(*)(__VA_ARGS__))), \
+	.args = MA_SIZES(__VA_ARGS__) }
+#define MA_REPLACED_VOID(fn, new, ...) {				\
+	.name = #fn, .ret = 0,						\
+	.nr = MA_NARGS(__VA_ARGS__) +					\
+	      BUILD_BUG_ON_ZERO(!__same_type(&(new), void (*)(__VA_ARGS__))), \
+	.args = MA_SIZES(__VA_ARGS__) }
+
+int ma_layout_check(const struct ma_layout *l, char *why, size_t len);
 const char *ma_layout_scanresume_upstream(void);
 
-#endif
+#endif /* _MLOCK_AUDIT_LAYOUT_H */

@@ -9,7 +9,7 @@
  *
  * Disabling needs no undo: the mappings made are ordinary PTEs.
  */
-#include "fixes.h"
+#include "fault.h"
 
 /*
  * This fix on the kernel built for (fix.mk): already in the kernel, carried
@@ -39,13 +39,16 @@ static struct klp_func ma_fault_funcs[] = {
 };
 
 #define MA_FAULT_FUNCS ma_fault_funcs
+#define MA_FAULT_MIRRORS (&ma_fault_layout)
 #else
 #define MA_FAULT_FUNCS NULL
+#define MA_FAULT_MIRRORS NULL
 #endif
 
 struct ma_fix ma_fix_fault = {
 	.name = "fault",
 	.funcs = MA_FAULT_FUNCS,
+	.mirrors = MA_FAULT_MIRRORS,
 	.upstream = MA_FAULT_UPSTREAM,
 	.unsupported = MA_FAULT_UNSUPPORTED,
 };

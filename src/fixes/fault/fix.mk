@@ -13,6 +13,7 @@ else ifeq ($(call compat-grep,'define PVMW_PGTABLE_CROSSED',include/linux/rmap.h
 ccflags-y += -DCOMPAT_FAULT_FIX_IS_UPSTREAM
 else ifeq ($(call compat-grep,'^void set_pte_range\b',include/linux/mm.h),y)
 ccflags-y += -DCOMPAT_FAULT_FIX_SET_PTE_RANGE -DMA_CARRY_FAULT
+ma-fix-objs += src/fixes/fault/mirrors.o
 ma-fix-objs += src/fixes/fault/lp_finish_fault.o \
 	       src/fixes/fault/lp_filemap_map_pages.o
 ma-needs += mm_trace_rss_stat

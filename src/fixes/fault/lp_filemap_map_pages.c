@@ -32,7 +32,7 @@
 #include <linux/shmem_fs.h>
 #include <linux/xarray.h>
 
-#include "fixes.h"
+#include "fault.h"
 #include "mm_internal.h"
 
 /* next_uptodate_folio(): the next folio to map, locked and referenced */

@@ -23,7 +23,7 @@
 #include <linux/shmem_fs.h>
 #include <linux/userfaultfd_k.h>
 
-#include "fixes.h"
+#include "fault.h"
 #include "mm_internal.h"
 
 /* mm/memory.c: vmf_pte_changed() */

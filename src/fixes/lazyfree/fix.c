@@ -7,7 +7,7 @@
  *
  * Disabling needs no undo: nothing was changed, only not collapsed.
  */
-#include "fixes.h"
+#include "lazyfree.h"
 
 /*
  * This fix on the kernel built for (fix.mk): already in the kernel,
@@ -42,15 +42,18 @@ static void ma_lazyfree_show(struct seq_file *m, struct ma_fix *fix)
 }
 
 #define MA_LAZYFREE_FUNCS ma_lazyfree_funcs
+#define MA_LAZYFREE_MIRRORS (&ma_lazyfree_layout)
 #define MA_LAZYFREE_SHOW ma_lazyfree_show
 #else
 #define MA_LAZYFREE_FUNCS NULL
+#define MA_LAZYFREE_MIRRORS NULL
 #define MA_LAZYFREE_SHOW NULL
 #endif
 
 struct ma_fix ma_fix_lazyfree = {
 	.name = "lazyfree",
 	.funcs = MA_LAZYFREE_FUNCS,
+	.mirrors = MA_LAZYFREE_MIRRORS,
 	.upstream = MA_LAZYFREE_UPSTREAM,
 	.unsupported = MA_LAZYFREE_UNSUPPORTED,
 	.show = MA_LAZYFREE_SHOW,

@@ -15,10 +15,12 @@ else ifeq ($(call compat-grep,'bool folio_test_lazyfree\b',include/linux/page-fl
 ccflags-y += -DCOMPAT_LAZYFREE_FIX_IS_UPSTREAM
 else ifeq ($(call compat-grep,'static inline bool folio_likely_mapped_shared\b',include/linux/mm.h),y)
 ccflags-y += -DCOMPAT_LAZYFREE_FIX_FOLIO -DMA_CARRY_LAZYFREE
+ma-fix-objs += src/fixes/lazyfree/mirrors.o
 ma-fix-objs += src/fixes/lazyfree/lp_hpage_collapse_scan_pmd.o
 ma-needs += vm_normal_page find_pmd_or_thp_or_none
 else ifeq ($(call compat-grep,'^static inline int page_mapcount\b',include/linux/mm.h),y)
 ccflags-y += -DCOMPAT_LAZYFREE_FIX_PAGE -DMA_CARRY_LAZYFREE
+ma-fix-objs += src/fixes/lazyfree/mirrors.o
 ma-fix-objs += src/fixes/lazyfree/lp_hpage_collapse_scan_pmd.o
 ma-needs += vm_normal_page find_pmd_or_thp_or_none
 endif

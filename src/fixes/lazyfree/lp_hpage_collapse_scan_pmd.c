@@ -42,7 +42,7 @@
 #include <linux/userfaultfd_k.h>
 #include <linux/vmstat.h>
 
-#include "fixes.h"
+#include "lazyfree.h"
 #include "khugepaged_internal.h"
 #include "mm_internal.h"
 

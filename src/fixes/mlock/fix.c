@@ -34,7 +34,7 @@
 #include <linux/workqueue.h>
 
 #include "audit.h"
-#include "fixes.h"
+#include "mlock.h"
 
 /*
  * This fix on the kernel built for (fix.mk): already in the kernel, carried
@@ -82,6 +82,7 @@ static struct klp_func ma_mlock_funcs[] = {
 };
 
 #define MA_MLOCK_FUNCS ma_mlock_funcs
+#define MA_MLOCK_MIRRORS (&ma_mlock_layout)
 #elif defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
 static struct klp_func ma_mlock_funcs[] = {
 	{ .old_name = "do_set_pte", .new_func = ma_do_set_pte },
@@ -94,8 +95,10 @@ static struct klp_func ma_mlock_funcs[] = {
 };
 
 #define MA_MLOCK_FUNCS ma_mlock_funcs
+#define MA_MLOCK_MIRRORS (&ma_mlock_layout)
 #else
 #define MA_MLOCK_FUNCS NULL
+#define MA_MLOCK_MIRRORS NULL
 #endif
 
 /*
@@ -209,6 +212,7 @@ static void ma_mlock_show(struct seq_file *m, struct ma_fix *fix)
 struct ma_fix ma_fix_mlock = {
 	.name = "mlock",
 	.funcs = MA_MLOCK_FUNCS,
+	.mirrors = MA_MLOCK_MIRRORS,
 	.upstream = MA_MLOCK_UPSTREAM,
 	.unsupported = MA_MLOCK_UNSUPPORTED,
 	.activated = ma_mlock_activated,

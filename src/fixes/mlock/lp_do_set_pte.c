@@ -18,7 +18,7 @@
 #include <linux/swap.h>
 #include <linux/userfaultfd_k.h>
 
-#include "fixes.h"
+#include "mlock.h"
 #include "mm_internal.h"
 
 /* mm/memory.c: add_mm_counter_fast(), SPLIT_RSS_COUNTING */

@@ -49,7 +49,7 @@
 #include <linux/swap.h>
 #include <linux/vmstat.h>
 
-#include "fixes.h"
+#include "mlock.h"
 #include "mm_internal.h"
 
 /* stale mlock counts restarted by the guard, and restarts given up */

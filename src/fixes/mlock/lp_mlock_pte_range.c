@@ -17,7 +17,7 @@
 #include <linux/mm.h>
 #include <linux/pagewalk.h>
 
-#include "fixes.h"
+#include "mlock.h"
 #include "mm_internal.h"
 
 /* The first page of a PTE-mapped large folio met in this walk. */

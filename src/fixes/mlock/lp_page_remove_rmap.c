@@ -26,7 +26,7 @@
 #include <linux/mm.h>
 #include <linux/rmap.h>
 
-#include "fixes.h"
+#include "mlock.h"
 #include "mm_internal.h"
 
 /* page_remove_file_rmap() */

@@ -21,7 +21,7 @@
 #include <linux/page_idle.h>
 #include <linux/rmap.h>
 
-#include "fixes.h"
+#include "mlock.h"
 #include "mm_internal.h"
 
 static bool ma_referenced_one(struct folio *folio, struct vm_area_struct *vma,

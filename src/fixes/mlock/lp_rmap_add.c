@@ -19,7 +19,7 @@
 #include <linux/rmap.h>
 #include <linux/vmstat.h>
 
-#include "fixes.h"
+#include "mlock.h"
 #include "mm_internal.h"
 
 /* mm/internal.h: the ENTIRELY_MAPPED bit of folio->_nr_pages_mapped */

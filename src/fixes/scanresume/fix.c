@@ -65,7 +65,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
-#include "fixes.h"
+#include "scanresume.h"
 #include "layout.h"
 
 /*
@@ -309,11 +309,13 @@ static struct klp_func ma_scanresume_funcs[] = {
 };
 
 #define MA_SCANRESUME_FUNCS ma_scanresume_funcs
+#define MA_SCANRESUME_MIRRORS (&ma_scanresume_layout)
 #define MA_SCANRESUME_TRANSITION ma_scanresume_transition
 #define MA_SCANRESUME_UNPATCHED ma_scanresume_unpatched
 #define MA_SCANRESUME_SHOW ma_scanresume_show
 #else
 #define MA_SCANRESUME_FUNCS NULL
+#define MA_SCANRESUME_MIRRORS NULL
 #define MA_SCANRESUME_TRANSITION NULL
 #define MA_SCANRESUME_UNPATCHED NULL
 #define MA_SCANRESUME_SHOW NULL
@@ -322,6 +324,7 @@ static struct klp_func ma_scanresume_funcs[] = {
 struct ma_fix ma_fix_scanresume = {
 	.name = "scanresume",
 	.funcs = MA_SCANRESUME_FUNCS,
+	.mirrors = MA_SCANRESUME_MIRRORS,
 	.upstream_probe = ma_layout_scanresume_upstream,
 	.unsupported = MA_SCANRESUME_UNSUPPORTED,
 	.transition = MA_SCANRESUME_TRANSITION,

@@ -58,7 +58,7 @@
 #include <linux/wait.h>
 #include <linux/xarray.h>
 
-#include "fixes.h"
+#include "scanresume.h"
 #include "khugepaged_internal.h"
 #include "symbols.h"
 
