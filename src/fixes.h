@@ -94,6 +94,13 @@ struct ma_fix {
 	bool queued;		/* its replacements were put in the livepatch */
 };
 
+/*
+ * In a fix's struct ma_fix where it is carried (MA_CARRY_FIX): its
+ * replacements, ma_FIX_funcs, and what it relies on in the kernel,
+ * ma_FIX_layout (src/fixes/FIX/mirrors.c).
+ */
+#define MA_FIX_CARRIED(fix)	.funcs = ma_##fix##_funcs, .mirrors = &ma_##fix##_layout
+
 /* ma_fix_FIX, for each FIX of Kbuild's MA_FIXES */
 MA_FIX_DECLS;
 

@@ -31,24 +31,19 @@
 	"unsupported on 6.1: finish_fault() and fault-around map one page per do_set_pte() call; there is no set_pte_range() (v6.6) to install a folio's PTEs in one batch"
 #endif
 
-#ifdef COMPAT_FAULT_FIX_SET_PTE_RANGE
+#ifdef MA_CARRY_FAULT
 static struct klp_func ma_fault_funcs[] = {
 	{ .old_name = "finish_fault", .new_func = ma_finish_fault },
 	{ .old_name = "filemap_map_pages", .new_func = ma_filemap_map_pages },
 	{ }
 };
-
-#define MA_FAULT_FUNCS ma_fault_funcs
-#define MA_FAULT_MIRRORS (&ma_fault_layout)
-#else
-#define MA_FAULT_FUNCS NULL
-#define MA_FAULT_MIRRORS NULL
 #endif
 
 struct ma_fix ma_fix_fault = {
 	.name = "fault",
-	.funcs = MA_FAULT_FUNCS,
-	.mirrors = MA_FAULT_MIRRORS,
 	.upstream = MA_FAULT_UPSTREAM,
 	.unsupported = MA_FAULT_UNSUPPORTED,
+#ifdef MA_CARRY_FAULT
+	MA_FIX_CARRIED(fault),
+#endif
 };

@@ -40,21 +40,14 @@ static void ma_lazyfree_show(struct seq_file *m, struct ma_fix *fix)
 {
 	seq_printf(m, " skipped_ranges=%ld", atomic_long_read(&ma_lazyfree_skips));
 }
-
-#define MA_LAZYFREE_FUNCS ma_lazyfree_funcs
-#define MA_LAZYFREE_MIRRORS (&ma_lazyfree_layout)
-#define MA_LAZYFREE_SHOW ma_lazyfree_show
-#else
-#define MA_LAZYFREE_FUNCS NULL
-#define MA_LAZYFREE_MIRRORS NULL
-#define MA_LAZYFREE_SHOW NULL
 #endif
 
 struct ma_fix ma_fix_lazyfree = {
 	.name = "lazyfree",
-	.funcs = MA_LAZYFREE_FUNCS,
-	.mirrors = MA_LAZYFREE_MIRRORS,
 	.upstream = MA_LAZYFREE_UPSTREAM,
 	.unsupported = MA_LAZYFREE_UNSUPPORTED,
-	.show = MA_LAZYFREE_SHOW,
+#ifdef MA_CARRY_LAZYFREE
+	MA_FIX_CARRIED(lazyfree),
+	.show = ma_lazyfree_show,
+#endif
 };

@@ -81,8 +81,6 @@ static struct klp_func ma_mlock_funcs[] = {
 	{ }
 };
 
-#define MA_MLOCK_FUNCS ma_mlock_funcs
-#define MA_MLOCK_MIRRORS (&ma_mlock_layout)
 #elif defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
 static struct klp_func ma_mlock_funcs[] = {
 	{ .old_name = "do_set_pte", .new_func = ma_do_set_pte },
@@ -93,12 +91,6 @@ static struct klp_func ma_mlock_funcs[] = {
 	{ .old_name = "mlock_folio", .new_func = ma_mlock_folio },
 	{ }
 };
-
-#define MA_MLOCK_FUNCS ma_mlock_funcs
-#define MA_MLOCK_MIRRORS (&ma_mlock_layout)
-#else
-#define MA_MLOCK_FUNCS NULL
-#define MA_MLOCK_MIRRORS NULL
 #endif
 
 /*
@@ -211,12 +203,13 @@ static void ma_mlock_show(struct seq_file *m, struct ma_fix *fix)
 
 struct ma_fix ma_fix_mlock = {
 	.name = "mlock",
-	.funcs = MA_MLOCK_FUNCS,
-	.mirrors = MA_MLOCK_MIRRORS,
 	.upstream = MA_MLOCK_UPSTREAM,
 	.unsupported = MA_MLOCK_UNSUPPORTED,
 	.activated = ma_mlock_activated,
 	.deactivating = ma_mlock_deactivating,
 	.exit = ma_mlock_exit,
 	.show = ma_mlock_show,
+#ifdef MA_CARRY_MLOCK
+	MA_FIX_CARRIED(mlock),
+#endif
 };

@@ -307,27 +307,16 @@ static struct klp_func ma_scanresume_funcs[] = {
 	{ .old_name = "khugepaged", .new_func = ma_khugepaged },
 	{ }
 };
-
-#define MA_SCANRESUME_FUNCS ma_scanresume_funcs
-#define MA_SCANRESUME_MIRRORS (&ma_scanresume_layout)
-#define MA_SCANRESUME_TRANSITION ma_scanresume_transition
-#define MA_SCANRESUME_UNPATCHED ma_scanresume_unpatched
-#define MA_SCANRESUME_SHOW ma_scanresume_show
-#else
-#define MA_SCANRESUME_FUNCS NULL
-#define MA_SCANRESUME_MIRRORS NULL
-#define MA_SCANRESUME_TRANSITION NULL
-#define MA_SCANRESUME_UNPATCHED NULL
-#define MA_SCANRESUME_SHOW NULL
 #endif
 
 struct ma_fix ma_fix_scanresume = {
 	.name = "scanresume",
-	.funcs = MA_SCANRESUME_FUNCS,
-	.mirrors = MA_SCANRESUME_MIRRORS,
 	.upstream_probe = ma_layout_scanresume_upstream,
 	.unsupported = MA_SCANRESUME_UNSUPPORTED,
-	.transition = MA_SCANRESUME_TRANSITION,
-	.unpatched = MA_SCANRESUME_UNPATCHED,
-	.show = MA_SCANRESUME_SHOW,
+#ifdef MA_CARRY_SCANRESUME
+	MA_FIX_CARRIED(scanresume),
+	.transition = ma_scanresume_transition,
+	.unpatched = ma_scanresume_unpatched,
+	.show = ma_scanresume_show,
+#endif
 };
