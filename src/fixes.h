@@ -33,6 +33,7 @@ struct ma_layout;
 #define MA_NOOP_SCANRESUME	1
 #endif
 #define MA_NOOP(fix)		IS_ENABLED(MA_NOOP_##fix)
+
 enum ma_fix_state {
 	MA_FIX_OFF,		/* not selected, or disabled */
 	MA_FIX_PENDING,		/* selected, livepatch in transition */

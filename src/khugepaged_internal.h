@@ -2,8 +2,9 @@
 /*
  * What the khugepaged live fixes ("lazyfree", "scanresume") need from the
  * kernel's private mm/khugepaged.c and mm/mm_slot.h. Each definition
- * matches the kernel it is built for and names its origin; compat.h says
- * which form a kernel has.
+ * matches the kernel it is built for and names its origin; the fixes'
+ * fix.mk (src/fixes/lazyfree/, src/fixes/scanresume/) say which form a
+ * kernel has, and their mirrors.c what is checked against BTF at load.
  */
 #ifndef _MLOCK_AUDIT_KHUGEPAGED_INTERNAL_H
 #define _MLOCK_AUDIT_KHUGEPAGED_INTERNAL_H
