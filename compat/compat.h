@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The differences between the kernels mlock_audit supports that are not
- * a live fix's form live here, decided by the header probes in
- * compat/Kbuild.include; which form of a fix a kernel gets is declared in
- * that fix's src/fixes/FIX/fix.mk. This header is force-included into
- * every translation unit; no source includes it.
+ * The shims for the differences between the kernels mlock_audit
+ * supports, decided by the header probes in compat/Kbuild.include. Which
+ * form of a live fix a kernel gets is declared in that fix's
+ * src/fixes/FIX/fix.mk; the shims below that only one fix's form needs
+ * are keyed by that form's define (COMPAT_MLOCK_FIX_PAGE_RMAP, ...) or by
+ * MA_CARRY_FIX. This header is force-included into every translation
+ * unit; no source includes it.
  *
  * Supported: x86_64 Debian 6.1 (bookworm), 6.12 (trixie), 7.3
  * (trixie-backports). Shims keep the upstream name and cite the upstream

@@ -66,11 +66,10 @@ int ma_getopt(const char *cmd, int argc, char **argv, const char *shorts,
 	      const struct option *longs, ma_opt_fn on_opt, void *ctx, int *first);
 
 /*
- * The command-line parser of every command but trace,
- * which has its own options after it (both through ma_getopt()): fills
- * opts with the options, which
- * may stand anywhere, and leaves in argv[1..] the command and its
- * positional arguments. An option of another command is refused. Returns
+ * The command-line parser of every command but trace, which has its own
+ * options after it (both through ma_getopt()): fills opts with the
+ * options, which may stand anywhere, and leaves in argv[1..] the command
+ * and its positional arguments. An option of another command is refused. Returns
  * -1 when all is well, else an enum ma_exit to exit with (the reason
  * printed on one line).
  */

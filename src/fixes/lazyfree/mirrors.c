@@ -3,7 +3,7 @@
  * What the "lazyfree" fix relies on in the kernel, checked against its BTF
  * at load (layout.c): struct collapse_control and enum scan_result, which
  * it mirrors (khugepaged_internal.h), and the prototypes of the functions
- * it replaces or calls by a hand-written declaration (fixes.h, symbols.h).
+ * it replaces or calls by a hand-written declaration (lazyfree.h, symbols.h).
  */
 #include "lazyfree.h"
 #include "khugepaged_layout.h"

@@ -3,7 +3,7 @@
  * What the "mlock" fix relies on in the kernel, checked against its BTF at
  * load (layout.c): the private structs it mirrors (mm_internal.h) and the
  * prototypes of the functions it replaces or calls by a hand-written
- * declaration (fixes.h, symbols.h).
+ * declaration (mlock.h, symbols.h).
  */
 #include <linux/stringify.h>
 
