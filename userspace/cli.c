@@ -150,8 +150,31 @@ static const char *opt_name(const struct option *longs, char **argv, int longind
 	return argv[optind - 1];
 }
 
+/*
+ * Did getopt_long() refuse @arg, the word before optind, as a long option?
+ * An unknown one has optopt 0; one given a value it does not take has its
+ * val. Otherwise the refused option is a short one in the cluster at
+ * optind, which getopt_long() has not passed yet ("--json -xj").
+ */
+static bool long_refused(const char *arg, const struct option *longs)
+{
+	const struct option *o;
+	size_t n;
+
+	if (strncmp(arg, "--", 2))
+		return false;
+	if (!optopt)
+		return true;
+	n = strcspn(arg + 2, "=");
+	for (o = longs; o->name; o++)
+		if (o->val == optopt && !strncmp(arg + 2, o->name, n))
+			return true;
+	return false;
+}
+
 /* A getopt_long() failure: @c is ':' (a value missing) or '?'. */
-static int opt_error(const char *cmd, int c, char **argv)
+static int opt_error(const char *cmd, int c, char **argv,
+		     const struct option *longs)
 {
 	const char *arg = argv[optind - 1];
 	char shortname[3] = "-?";
@@ -163,14 +186,17 @@ static int opt_error(const char *cmd, int c, char **argv)
 			arg = shortname;
 		}
 		fprintf(stderr, "%s: %s needs a value", cmd, arg);
-	} else if (!strncmp(arg, "--", 2)) {
-		/* a long option: as written ("--json=1", "--p" when ambiguous) */
+	} else if (long_refused(arg, longs)) {
+		/* as written ("--json=1", "--p" when ambiguous) */
 		fprintf(stderr, strchr(arg, '=') ?
 			"%s: option '%s': unknown, or it takes no value" :
 			"%s: unknown or ambiguous option '%s'", cmd, arg);
-	} else {
+	} else if (isgraph(optopt)) {
+		/* a short one, maybe in a cluster whose word optind has not passed */
 		shortname[1] = (char)optopt;
 		fprintf(stderr, "%s: unknown option '%s'", cmd, shortname);
+	} else {
+		fprintf(stderr, "%s: unknown option (byte 0x%02x)", cmd, optopt & 0xff);
 	}
 	fprintf(stderr, " (see %s --help)\n", cmd);
 	return MA_EXIT_USAGE;
@@ -189,7 +215,7 @@ int ma_getopt(const char *cmd, int argc, char **argv, const char *shorts,
 		if (c == -1)
 			break;
 		if (c == ':' || c == '?')
-			return opt_error(cmd, c, argv);
+			return opt_error(cmd, c, argv, longs);
 		ret = on_opt(ctx, c, optarg, opt_name(longs, argv, longind, c));
 		if (ret)
 			return ret;
