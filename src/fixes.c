@@ -325,7 +325,7 @@ static int ma_fixes_parse(bool *want, bool *named_fix)
 				named_fix[i] = true;
 			}
 		} else {
-			pr_err("fixes=: unknown fix '%s' (known: all, none, mlock, fault, lazyfree, scanresume)\n",
+			pr_err("fixes=: unknown fix '%s' (known: all, none, " MA_FIX_NAMES ")\n",
 			       name);
 			ret = -EINVAL;
 		}
