@@ -147,18 +147,6 @@ static inline void compat_unmap_locked_split(struct vm_area_struct *vma,
 }
 
 /*
- * mlock a folio for the repair walk of the "mlock" fix (audit.c), which
- * runs only where the fix is carried: mlock_folio() is reached through a
- * livepatch relocation only there, and this is a no-op elsewhere.
- */
-static inline void compat_mlock_folio(struct folio *folio)
-{
-#ifdef MA_CARRY_MLOCK
-	mlock_folio(folio);
-#endif
-}
-
-/*
  * munlock a folio in full, whatever its mlock_count: munlock_page() before
  * v6.3 (its folio form came with "mm: mlock: update the interface to use
  * folios") queues the folio to a per-CPU batch, which is drained at once

@@ -32,10 +32,12 @@
  * of processes.
  *
  * Repair (ma_audit_repair(), for the "mlock" live fix) is the same walk
- * that also mlocks each "missed" folio that is not crossed: a PMD-mapped
- * THP under its PMD lock, a PTE-mapped run once all of its entries have
- * been seen under the one page-table lock held. That is when the fix
- * itself mlocks (rmap add of the whole folio under the page-table lock).
+ * that also hands each "missed" folio that is not crossed (a PMD-mapped
+ * THP, or a PTE-mapped run whose entries were all seen under the one
+ * page-table lock held) to the fix's repair, which mlocks it once per
+ * locked mapping (fixes/mlock/repair.c). It needs the folio lock, so the
+ * folios of one page table are referenced and handed over once its lock
+ * is dropped.
  * Undo (ma_audit_undo(), when the fix is disabled on 6.1) walks every
  * VMA, locked or not, and munlocks in full (whatever its mlock_count) each
  * large folio that it finds mapped by a PTE, mlocked, and mapped by no PMD:
@@ -74,6 +76,8 @@
 #include "symbols.h"
 
 #define MA_PMDS_PER_HOLD	512
+/* folios of one page table queued for the repair: large ones, 2+ entries */
+#define MA_PENDING_MAX		(PTRS_PER_PTE / 2)
 
 enum ma_class { MA_MLOCKED, MA_MISSED, MA_MISSED_CROSSED, MA_PARTIAL, MA_SMALL,
 		MA_NR_CLASSES };
@@ -111,6 +115,10 @@ struct ma_walk {
 	unsigned int budget;
 	/* repair: mlock missed folios of VMAs that mlock_vma_folio() accepts */
 	bool repair, may_mlock;
+	unsigned long (*repair_folio)(struct folio *folio);
+	/* the folios of one page table waiting for it (a reference each) */
+	struct folio **pending;
+	unsigned int npending;
 	/* undo: munlock mlocked PTE-mapped large folios instead */
 	bool undo;
 	/* the repair stops when this becomes true (NULL: audit and undo) */
@@ -192,16 +200,31 @@ static void ma_pte_page(struct ma_walk *w, struct page *page, unsigned long pfn,
 	w->run_mlocked = folio_test_mlocked(folio);
 }
 
+/* Queue @folio for the repair; called under a page-table or PMD lock. */
+static void ma_repair_queue(struct ma_walk *w, struct folio *folio)
+{
+	if (w->npending == MA_PENDING_MAX)
+		return;		/* never: at most one per two entries */
+	folio_get(folio);
+	w->pending[w->npending++] = folio;
+}
+
+/* Repair the folios queued, with no page-table lock held. */
+static void ma_repair_pending(struct ma_walk *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->npending; i++) {
+		w->repaired += w->repair_folio(w->pending[i]);
+		folio_put(w->pending[i]);
+	}
+	w->npending = 0;
+}
+
 /*
- * Repair the current run once it covers its whole folio within the page
- * table being walked (its first entry is in the same table as @addr, the
- * last one seen); called under that page-table lock. A folio is mlocked
- * once, however many locked VMAs map it: counting one mlock per mapping,
- * as the fix and the stock kernel do, would count twice a mapping that the
- * fix itself mlocked while the walk was on its way, and a folio left with
- * a count no munlock takes back stays unevictable. One mlock too few only
- * munlocks it early, and reclaim mlocks it again where a locked VMA still
- * maps it (the fix's folio_referenced() and try_to_unmap()).
+ * Queue the current run for the repair once it covers its whole folio
+ * within the page table being walked (its first entry is in the same
+ * table as @addr, the last one seen); called under that page-table lock.
  */
 static void ma_repair_run(struct ma_walk *w, unsigned long addr)
 {
@@ -209,9 +232,8 @@ static void ma_repair_run(struct ma_walk *w, unsigned long addr)
 		return;
 	if (w->run_mlocked || (w->run_addr & PMD_MASK) != (addr & PMD_MASK))
 		return;
-	compat_mlock_folio(w->run_folio);
-	w->run_mlocked = true;
-	w->repaired += w->run_nr;
+	ma_repair_queue(w, w->run_folio);
+	w->run_mlocked = true;	/* queued once */
 }
 
 /*
@@ -238,10 +260,8 @@ static void ma_pmd_folio(struct ma_walk *w, pmd_t pmd)
 	enum ma_class class;
 
 	ma_run_end(w);
-	if (w->may_mlock && !w->undo && !folio_test_mlocked(folio)) {
-		compat_mlock_folio(folio);
-		w->repaired += folio_nr_pages(folio);
-	}
+	if (w->may_mlock && !w->undo && !folio_test_mlocked(folio))
+		ma_repair_queue(w, folio);
 	class = folio_test_mlocked(folio) ? MA_MLOCKED : MA_MISSED;
 	w->c.resident += HPAGE_PMD_NR;
 	w->c.pages[class] += HPAGE_PMD_NR;
@@ -266,6 +286,7 @@ static void ma_walk_pmd(struct ma_walk *w, pmd_t *pmd, unsigned long addr,
 		    pmd_pfn(pmdval) != READ_ONCE(huge_zero_pfn))
 			ma_pmd_folio(w, pmdval);
 		spin_unlock(ptl);
+		ma_repair_pending(w);
 		if (pmd_trans_huge(pmdval))
 			return;
 	}
@@ -307,6 +328,7 @@ static void ma_walk_pmd(struct ma_walk *w, pmd_t *pmd, unsigned long addr,
 			ma_repair_run(w, addr);
 	}
 	pte_unmap_unlock(start, ptl);
+	ma_repair_pending(w);
 }
 
 /* Walk [addr, end) of the VMA; returns the address reached. */
@@ -442,18 +464,29 @@ static struct mm_struct *ma_task_mm(struct task_struct *task)
 	return mm;
 }
 
+/* A repair or an undo over every process. */
+struct ma_fixer {
+	unsigned long pages;		/* mlocked or munlocked */
+	const bool *stop;
+	bool undo;
+	unsigned long (*repair_folio)(struct folio *folio);	/* the repair's */
+	struct folio **pending;		/* the repair's, MA_PENDING_MAX */
+};
+
 /*
  * Audit the locked VMAs of @task: rows into @m (when @m), distinct pages
- * into @sys (when @sys); with @repaired, repair too and add the pages
- * mlocked to it. Returns 0 or -EINTR when a fatal signal arrived or *@stop
- * was set.
+ * into @sys (when @sys); with @fx, repair or undo too and add the pages
+ * mlocked or munlocked to fx->pages. Returns 0 or -EINTR when a fatal
+ * signal arrived or *fx->stop was set.
  */
 static int ma_audit_task(struct task_struct *task, struct seq_file *m,
-			 struct ma_system *sys, unsigned long *repaired,
-			 const bool *stop, bool undo)
+			 struct ma_system *sys, struct ma_fixer *fx)
 {
+	const bool undo = fx && fx->undo, *stop = fx ? fx->stop : NULL;
 	struct ma_walk w = { .sys = sys, .budget = MA_PMDS_PER_HOLD,
-			     .repair = !!repaired, .undo = undo, .stop = stop };
+			     .repair = fx && !undo, .undo = undo, .stop = stop,
+			     .repair_folio = fx ? fx->repair_folio : NULL,
+			     .pending = fx ? fx->pending : NULL };
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
 	bool changed;
@@ -541,13 +574,13 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 	}
 	mmap_read_unlock(w.mm);
 	mmput(w.mm);
-	if (repaired)
-		*repaired += w.repaired;
+	if (fx)
+		fx->pages += w.repaired;
 	return 0;
 intr:
 	mmput(w.mm);
-	if (repaired)
-		*repaired += w.repaired;
+	if (fx)
+		fx->pages += w.repaired;
 	return -EINTR;
 }
 
@@ -589,7 +622,7 @@ int ma_vmas_show(struct seq_file *m, pid_t only)
 
 	seq_puts(m, "format 1\n");
 	while (!ret && (task = ma_next_process(&nr, only))) {
-		ret = ma_audit_task(task, m, NULL, NULL, NULL, false);
+		ret = ma_audit_task(task, m, NULL, NULL);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
@@ -647,7 +680,7 @@ int ma_summary_show(struct seq_file *m, pid_t only)
 		goto out;
 	}
 	while (!ret && (task = ma_next_process(&nr, only))) {
-		ret = ma_audit_task(task, NULL, &sys, NULL, NULL, false);
+		ret = ma_audit_task(task, NULL, &sys, NULL);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
@@ -689,20 +722,19 @@ out:
 }
 
 /* Repair or undo in every process. */
-static int ma_audit_fix(unsigned long *pages, const bool *stop, bool undo)
+static int ma_audit_fix(struct ma_fixer *fx)
 {
 	struct task_struct *task;
 	pid_t nr = 1;
 	int ret = 0;
 
-	*pages = 0;
 	while (!ret && (task = ma_next_process(&nr, 0))) {
 		/* the undo looks at *@stop only here and while it waits */
-		if (READ_ONCE(*stop)) {
+		if (READ_ONCE(*fx->stop)) {
 			put_task_struct(task);
 			return -EINTR;
 		}
-		ret = ma_audit_task(task, NULL, NULL, pages, stop, undo);
+		ret = ma_audit_task(task, NULL, NULL, fx);
 		put_task_struct(task);
 		nr++;
 		cond_resched();
@@ -714,14 +746,28 @@ static int ma_audit_fix(unsigned long *pages, const bool *stop, bool undo)
  * ma_audit_repair() - mlock what the "mlock" fix would have mlocked.
  * @pages: set to the number of pages mlocked
  * @stop: the walk stops when *@stop becomes true
+ * @repair_folio: mlocks a folio found missed (see the header comment),
+ *                returns the pages it mlocked
  *
  * Every process is walked as by the audit; see the header comment.
  *
- * Return: 0, or -EINTR when stopped.
+ * Return: 0, -ENOMEM, or -EINTR when stopped.
  */
-int ma_audit_repair(unsigned long *pages, const bool *stop)
+int ma_audit_repair(unsigned long *pages, const bool *stop,
+		    unsigned long (*repair_folio)(struct folio *folio))
 {
-	return ma_audit_fix(pages, stop, false);
+	struct ma_fixer fx = { .stop = stop, .repair_folio = repair_folio };
+	int ret;
+
+	*pages = 0;
+	fx.pending = kmalloc_array(MA_PENDING_MAX, sizeof(*fx.pending),
+				   GFP_KERNEL);
+	if (!fx.pending)
+		return -ENOMEM;
+	ret = ma_audit_fix(&fx);
+	kfree(fx.pending);
+	*pages = fx.pages;
+	return ret;
 }
 
 /**
@@ -733,5 +779,10 @@ int ma_audit_repair(unsigned long *pages, const bool *stop)
  */
 int ma_audit_undo(unsigned long *pages, const bool *stop)
 {
-	return ma_audit_fix(pages, stop, true);
+	struct ma_fixer fx = { .stop = stop, .undo = true };
+	int ret;
+
+	ret = ma_audit_fix(&fx);
+	*pages = fx.pages;
+	return ret;
 }

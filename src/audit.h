@@ -13,7 +13,9 @@
 
 int ma_vmas_show(struct seq_file *m, pid_t only);
 int ma_summary_show(struct seq_file *m, pid_t only);
-int ma_audit_repair(unsigned long *pages, const bool *stop);
+struct folio;
+int ma_audit_repair(unsigned long *pages, const bool *stop,
+		    unsigned long (*repair_folio)(struct folio *folio));
 int ma_audit_undo(unsigned long *pages, const bool *stop);
 
 #endif /* _MLOCK_AUDIT_AUDIT_H */

@@ -3,7 +3,13 @@
 #    has them in Mlocked within 5 s of the livepatch transition (repair at load);
 #  - after the process exits, Mlocked and Unevictable are back to their
 #    base line, with the fix active, after it was disabled, and after
-#    rmmod while the locked process was still running.
+#    rmmod while the locked process was still running;
+#  - folios that two processes MAP_LOCKed before modprobe are mlocked once
+#    per mapping by the repair, as the fix and mlock() count them: when one
+#    process exits they stay in Mlocked (pagemap + kpageflags of the other's
+#    mapping: all pages mlocked), as they do when both processes mapped
+#    them with the fix active (the reference, run here too); then both
+#    gone, back to the base line.
 # The per-CPU LRU and mlock batches are drained first (drain() in lib.sh);
 # "back" means within 16 pages.
 . ./lib.sh
@@ -59,6 +65,39 @@ hold $F
 hold --file /mnt/xfs/f --mb $MB --offset-kb 4 --lock maplocked
 unhold
 back "fix active, processes exited"
+unload
+
+# 4. two locked mappings of the same folios, mapped before modprobe (the
+#    repair) or after it (the fix: the reference); one process exits
+pages=$((MB * 256))
+two_locked() { # WHEN
+	m=$(dm)
+	info "$1, both processes: Mlocked +$m kB"
+	unhold_last
+	drain
+	m=$(dm)
+	set -- "$1" $(kpf_totals $first)
+	info "$1, one process exited: Mlocked +$m kB; the other's mapping: resident=$2 mlocked=$3 missed=$4 (pages)"
+	[ $m -ge $((MB * 1024 - 64)) ] && [ $m -le $((MB * 1024 + 64)) ] ||
+		fail "$1: Mlocked +$m kB once one of two locked processes exited, want +$((MB * 1024)) (the other still locks them)"
+	[ "$2" = $pages ] && [ "$3" = $pages ] ||
+		fail "$1: the remaining mapping has $3 of $2 pages mlocked, want $pages of $pages"
+	unhold
+	back "$1, both exited"
+}
+hold $F
+first=$HOLD_PID
+hold $F
+load
+all_mlocked() { [ "$(dm)" -ge $((MB * 1024)) ]; }
+wait_for 5 all_mlocked ||
+	fail "repair of two mappings: Mlocked +$(dm) kB 5 s after the transition, want +$((MB * 1024))"
+info "repair: $(grep '^fix=mlock' $DBG/fixes | grep -o 'repaired_pages=[0-9]*')"
+two_locked "mapped before modprobe (repair)"
+hold $F
+first=$HOLD_PID
+hold $F
+two_locked "mapped with the fix active (reference)"
 unload
 umount /mnt/xfs
 exit 0

@@ -299,6 +299,16 @@ hold() {
 	HOLD_PID=$(sed -n 's/^ready pid=\([0-9]*\).*/\1/p' /tmp/hold.$HOLDS.out)
 	HOLD_CHILD=$(sed -n 's/^child=\([0-9]*\)/\1/p' /tmp/hold.$HOLDS.out)
 }
+# unhold_last: end the mapping held last (the others stay)
+unhold_last() {
+	[ $HOLDS -gt 0 ] || fail "unhold_last: nothing held"
+	ul_pid=$(sed -n 's/^ready pid=\([0-9]*\).*/\1/p' /tmp/hold.$HOLDS.out)
+	eval "exec $((HOLDS + 5))>&-"
+	# its mappings are gone by the time it can be waited for
+	wait "$ul_pid"
+	rm -f /tmp/hold.$HOLDS /tmp/hold.$HOLDS.out
+	HOLDS=$((HOLDS - 1))
+}
 # unhold: end every held mapping
 unhold() {
 	while [ $HOLDS -gt 0 ]; do

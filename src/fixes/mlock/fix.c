@@ -8,10 +8,11 @@
  * lp_unmap.c).
  *
  * Repair: when the livepatch transition completes, the folios that the
- * stock kernel left unmlocked although they qualify are mlocked by a walk
- * of every process (audit.c), under the page-table lock of their entries
- * like the fix itself. The walk runs in a work item; disabling the
- * livepatch stops it first.
+ * stock kernel left unmlocked although they qualify are found by a walk of
+ * every process (audit.c) and mlocked once per locked mapping
+ * (repair.c), under the page-table lock of that mapping like the fix
+ * itself. The walk runs in a work item; disabling the livepatch stops it
+ * first.
  *
  * Disabling, 6.12: nothing to undo. The stock kernel munlocks a large
  * folio when any of its mappings leaves a VM_LOCKED VMA, and when munlock()
@@ -121,7 +122,7 @@ static void ma_repair_fn(struct work_struct *work)
 	int ret;
 
 	WRITE_ONCE(ma_repair_state, MA_REPAIR_RUNNING);
-	ret = ma_audit_repair(&pages, &ma_repair_stop);
+	ret = ma_audit_repair(&pages, &ma_repair_stop, ma_mlock_repair_folio);
 	WRITE_ONCE(ma_repaired_pages, pages);
 	WRITE_ONCE(ma_repair_ms, jiffies_to_msecs(jiffies - start));
 	WRITE_ONCE(ma_repair_state, ret ? MA_REPAIR_STOPPED : MA_REPAIR_DONE);

@@ -16,12 +16,12 @@ else ifeq ($(call compat-grep,'define PVMW_PGTABLE_CROSSED',include/linux/rmap.h
 ccflags-y += -DCOMPAT_MLOCK_FIX_IS_UPSTREAM
 else ifeq ($(call compat-grep,'^void folio_add_file_rmap_ptes\b',include/linux/rmap.h),y)
 ccflags-y += -DCOMPAT_MLOCK_FIX_FOLIO_RMAP -DMA_CARRY_MLOCK
-ma-fix-objs += src/fixes/mlock/mirrors.o
+ma-fix-objs += src/fixes/mlock/mirrors.o src/fixes/mlock/repair.o
 ma-fix-objs += $(addprefix src/fixes/mlock/,lp_rmap_add.o lp_referenced.o \
 	       lp_unmap.o lp_mlock_folio.o)
 else ifeq ($(call compat-grep,'^void page_add_file_rmap\b',include/linux/rmap.h),y)
 ccflags-y += -DCOMPAT_MLOCK_FIX_PAGE_RMAP -DMA_CARRY_MLOCK
-ma-fix-objs += src/fixes/mlock/mirrors.o
+ma-fix-objs += src/fixes/mlock/mirrors.o src/fixes/mlock/repair.o
 ma-fix-objs += $(addprefix src/fixes/mlock/,lp_do_set_pte.o \
 	       lp_mlock_pte_range.o lp_page_remove_rmap.o lp_referenced.o \
 	       lp_unmap.o lp_mlock_folio.o)

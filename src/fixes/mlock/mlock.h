@@ -36,6 +36,15 @@ int ma_folio_referenced(struct folio *folio, int is_locked,
 			struct mem_cgroup *memcg, unsigned long *vm_flags);
 void ma_try_to_unmap(struct folio *folio, enum ttu_flags flags);
 void ma_mlock_folio(struct folio *folio);
+/* the repair at load (repair.c, where the fix is carried: fix.c's only caller) */
+#ifdef MA_CARRY_MLOCK
+unsigned long ma_mlock_repair_folio(struct folio *folio);
+#else
+static inline unsigned long ma_mlock_repair_folio(struct folio *folio)
+{
+	return 0;
+}
+#endif
 extern atomic_long_t ma_mlock_count_resets;	/* stale counts restarted */
 extern atomic_long_t ma_mlock_count_reset_misses;	/* restarts given up */
 
