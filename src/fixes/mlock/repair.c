@@ -19,12 +19,18 @@
  * lock, or, for an anonymous folio on the active list, while it is
  * isolated, where the kernel keeps no mlock_count anyway (mm/mlock.c). A
  * concurrent mlock() sets VM_IO on the VMA over its own walk, which the
- * rule above skips. What remains: an mlock() or a reclaim mlock that ends
- * between two VMAs of this walk after its first mlock is counted twice,
- * and that extra count leaves the folio mlocked after its last locked
- * mapping goes, until it is truncated or isolated. The window is the few
- * microseconds of one rmap walk; the kernel's own counts are best effort
- * in the same way.
+ * rule above skips. An mlock() or a reclaim mlock that ends between two
+ * VMAs of this walk after its first mlock shows in the folio's
+ * mlock_count, which then exceeds this walk's mlocks: the walk stops there
+ * (ma_counted_elsewhere()), leaving the count low rather than high. An
+ * mlock of another mapping counted between that check and this walk's
+ * mlock_folio() is seen at that mapping's visit, if still to come, and a
+ * mapping already visited was VM_LOCKED then (mlock() does not count it
+ * again) or was not counted here. A count too high would leave the folio
+ * mlocked after its last locked mapping goes; too low, the kernel's own
+ * rule applies (munlocked early, mlocked again by reclaim). The counts
+ * are the kernel's best effort: none is kept while the folio is off the
+ * LRU.
  */
 #include <linux/mm.h>
 #include <linux/pagemap.h>
@@ -36,6 +42,21 @@
 struct ma_repair_arg {
 	unsigned int mlocks;	/* mlock_folio() calls made */
 };
+
+/*
+ * Has an mlock of @folio other than this walk's @mlocks been counted since
+ * the walk's first? mlock_folio() applies the mlock of a large folio at
+ * once (it runs its per-CPU batch), so a folio on the unevictable list
+ * has mlock_count == @mlocks unless somebody else counted one meanwhile
+ * (the count is kept only there: elsewhere nobody's count is). Read
+ * without the LRU lock: a stale value only stops the walk early, which
+ * leaves the count low (safe, see above).
+ */
+static bool ma_counted_elsewhere(struct folio *folio, unsigned int mlocks)
+{
+	return mlocks && folio_test_lru(folio) && folio_test_unevictable(folio) &&
+	       READ_ONCE(folio->mlock_count) > mlocks;
+}
 
 static bool ma_repair_one(struct folio *folio, struct vm_area_struct *vma,
 			  unsigned long address, void *arg)
@@ -64,6 +85,7 @@ static bool ma_repair_one(struct folio *folio, struct vm_area_struct *vma,
 		 * also stops it here): the mappings left are theirs to count.
 		 */
 		if ((!ra->mlocks && folio_test_mlocked(folio)) ||
+		    ma_counted_elsewhere(folio, ra->mlocks) ||
 		    !ma_mlock_large_allowed()) {
 			page_vma_mapped_walk_done(&pvmw);
 			return false;
