@@ -25,6 +25,32 @@ else
 	info "file: not run, CONFIG_READ_ONLY_THP_FOR_FS is not set in ${cfg##*/} (khugepaged does not collapse regular files)"
 fi
 up() { awk '{ printf "%d", $1 }' /proc/uptime; }
+# The THP settings the selftest changes. It puts them back when it gets to
+# its end, not when it exits early (exit(EXIT_FAILURE) after "Failed to
+# allocate VMA", for one): such a run is judged by its output and status,
+# and the next run starts from the guest's settings again.
+T=/sys/kernel/mm/transparent_hugepage
+thp_files=$(for f in $T/enabled $T/defrag $T/shmem_enabled $T/use_zero_page \
+	$T/hugepages-*/enabled $T/hugepages-*/shmem_enabled $T/khugepaged/defrag \
+	$T/khugepaged/alloc_sleep_millisecs $T/khugepaged/scan_sleep_millisecs \
+	$T/khugepaged/max_ptes_none $T/khugepaged/max_ptes_swap \
+	$T/khugepaged/max_ptes_shared $T/khugepaged/pages_to_scan; do
+	[ -f "$f" ] && echo "$f"; done)
+for f in $thp_files; do
+	knob "$f" "$(knob_value "$f")"
+done
+# thp_putback C:T MODE STATUS: put back what the run left changed, and say so
+thp_putback() {
+	left=""
+	for f in $thp_files; do
+		was=$(awk -v f="$f" '$1 == f { print $2 }' /tmp/knobs.saved)
+		now=$(knob_value "$f")
+		[ "$now" = "$was" ] && continue
+		left="$left ${f#$T/}=$now (was $was)"
+		knob_reset "$f"
+	done
+	[ -z "$left" ] || info "$1 fixes=$2 ($3) left THP settings changed, put back:$left"
+}
 # run C:T MODE: the selftest case with fixes=MODE; results in /tmp/kh.MODE.res
 run() {
 	load fixes=$2
@@ -32,7 +58,9 @@ run() {
 	dir=""
 	[ "${1#*:}" = file ] && mkdir -p /tmp/khdir && dir=/tmp/khdir
 	(cd /tmp && timeout 900 $ST/khugepaged $1 $dir) >/tmp/kh.$2 2>&1
-	echo "exit $?" >>/tmp/kh.$2
+	st=$?
+	echo "exit $st" >>/tmp/kh.$2
+	thp_putback $1 $2 "exit $st"
 	ksft_results /tmp/kh.$2 >/tmp/kh.$2.res
 	grep '^exit' /tmp/kh.$2 >>/tmp/kh.$2.res
 	info "$1 fixes=$2: $(($(up) - s)) s, $(grep -c -E 'OK$|^ok ' /tmp/kh.$2.res) ok, $(grep -c -E 'Fail$|^not ok ' /tmp/kh.$2.res) failed, $(tail -n1 /tmp/kh.$2.res)"
