@@ -96,16 +96,23 @@ struct ma_mlock_batch_pcpu {
 #endif
 
 /*
- * The result PVMW_PGTABLE_CROSSED gives upstream (seed 000 patch 1/6,
- * mainline 2db579838296): has this page_vma_mapped_walk() left the page
- * table where it found the first mapping of the folio, at @first? The walk
- * then holds the lock of only one of the tables, so the folio must not be
- * mlocked. Computed here instead of patching page_vma_mapped_walk().
+ * ma_pvmw_whole() - one more entry of a page_vma_mapped_walk() over a folio
+ * in one VMA: @ptes counts the entries so far, @first is the address of
+ * the first. True when this entry completes a mapping of the whole folio,
+ * all of it in one page table, so that the walk holds the lock of every
+ * entry that maps it: the rule for mlocking a large folio. Upstream gets
+ * the page-table half from PVMW_PGTABLE_CROSSED (seed 000 patch 1/6,
+ * mainline 2db579838296); it is computed here instead of patching
+ * page_vma_mapped_walk(). A PMD entry maps the whole folio.
  */
-static inline bool ma_pvmw_crossed(const struct page_vma_mapped_walk *pvmw,
-				   unsigned long first)
+static inline bool ma_pvmw_whole(const struct page_vma_mapped_walk *pvmw,
+				 unsigned long *first, unsigned long *ptes)
 {
-	return (pvmw->address & PMD_MASK) != (first & PMD_MASK);
+	if (!(*ptes)++)
+		*first = pvmw->address;
+	if (pvmw->pte && *ptes != pvmw->nr_pages)
+		return false;
+	return (pvmw->address & PMD_MASK) == (*first & PMD_MASK);
 }
 
 /*

@@ -29,8 +29,7 @@ static bool ma_referenced_one(struct folio *folio, struct vm_area_struct *vma,
 {
 	struct folio_referenced_arg *pra = arg;
 	struct page_vma_mapped_walk pvmw;
-	unsigned long first = 0;
-	int ptes = 0;
+	unsigned long first = 0, ptes = 0;
 
 	/* hugetlb VMAs never have VM_LOCKED; leave them to the kernel anyway */
 	if (!(vma->vm_flags & VM_LOCKED) || folio_test_hugetlb(folio))
@@ -39,16 +38,8 @@ static bool ma_referenced_one(struct folio *folio, struct vm_area_struct *vma,
 	pvmw = ma_folio_vma_walk(folio, vma, address);
 
 	while (page_vma_mapped_walk(&pvmw)) {
-		if (!ptes)
-			first = pvmw.address;
-		ptes++;
 		pra->mapcount--;
-
-		/* only a fully mapped folio is mlocked */
-		if (pvmw.pte && ptes != pvmw.nr_pages)
-			continue;
-		/* and only under the lock of every entry that maps it */
-		if (ma_pvmw_crossed(&pvmw, first))
+		if (!ma_pvmw_whole(&pvmw, &first, &ptes))
 			continue;
 		/* (and not while the fix is being disabled on 6.1) */
 		if (pvmw.pte && folio_test_large(folio) && !ma_mlock_large_allowed())

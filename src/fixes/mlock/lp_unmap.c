@@ -29,8 +29,7 @@ static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 {
 	enum ttu_flags flags = (enum ttu_flags)(long)arg;
 	struct page_vma_mapped_walk pvmw;
-	unsigned long first = 0;
-	unsigned long ptes = 0;
+	unsigned long first = 0, ptes = 0;
 
 	/* hugetlb VMAs never have VM_LOCKED; leave them to the kernel anyway */
 	if ((flags & TTU_IGNORE_MLOCK) || !(vma->vm_flags & VM_LOCKED) ||
@@ -45,17 +44,15 @@ static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 
 	/* the folio is in an mlock()ed VMA: it must not be swapped out */
 	while (page_vma_mapped_walk(&pvmw)) {
-		if (!ptes)
-			first = pvmw.address;
-		ptes++;
-
-		/* only a fully mapped folio is mlocked */
-		if (pvmw.pte && ptes != pvmw.nr_pages)
+		/*
+		 * A mapping of part of the folio, or one across two page
+		 * tables, is not mlocked; the walk ends with the folio's last
+		 * entry in this VMA.
+		 */
+		if (!ma_pvmw_whole(&pvmw, &first, &ptes))
 			continue;
-		/* and only under the lock of every entry that maps it */
-		if (!ma_pvmw_crossed(&pvmw, first) &&
-		    (!pvmw.pte || !folio_test_large(folio) ||
-		     ma_mlock_large_allowed())) {
+		if (!pvmw.pte || !folio_test_large(folio) ||
+		    ma_mlock_large_allowed()) {
 			/* restore the mlock which got missed */
 			ma_mlock_vma_folio(folio, vma);
 			ma_fix_event(MA_EV_UNMAP_MLOCK, folio);

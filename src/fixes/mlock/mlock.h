@@ -36,7 +36,10 @@ int ma_folio_referenced(struct folio *folio, int is_locked,
 			struct mem_cgroup *memcg, unsigned long *vm_flags);
 void ma_try_to_unmap(struct folio *folio, enum ttu_flags flags);
 void ma_mlock_folio(struct folio *folio);
-/* the repair at load (repair.c, where the fix is carried: fix.c's only caller) */
+/*
+ * The repair at load, in repair.c where the fix is carried; fix.c calls it.
+ * Where it is not carried, fix.c never starts a repair: the stub is not run.
+ */
 #ifdef MA_CARRY_MLOCK
 unsigned long ma_mlock_repair_folio(struct folio *folio);
 #else

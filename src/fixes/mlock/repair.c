@@ -63,22 +63,14 @@ static bool ma_repair_one(struct folio *folio, struct vm_area_struct *vma,
 {
 	struct ma_repair_arg *ra = arg;
 	struct page_vma_mapped_walk pvmw;
-	unsigned long first = 0;
-	unsigned int ptes = 0;
+	unsigned long first = 0, ptes = 0;
 
 	if ((vma->vm_flags & (VM_LOCKED | VM_SPECIAL)) != VM_LOCKED)
 		return true;
 
 	pvmw = ma_folio_vma_walk(folio, vma, address);
 	while (page_vma_mapped_walk(&pvmw)) {
-		if (!ptes)
-			first = pvmw.address;
-		ptes++;
-		/* only a fully mapped folio is mlocked */
-		if (pvmw.pte && ptes != pvmw.nr_pages)
-			continue;
-		/* and only under the lock of every entry that maps it */
-		if (ma_pvmw_crossed(&pvmw, first))
+		if (!ma_pvmw_whole(&pvmw, &first, &ptes))
 			continue;
 		/*
 		 * Mlocked by someone else since the walk began (6.1's disable
