@@ -64,12 +64,7 @@ grep -q '^livepatch state=enabled' $DBG/fixes || fail "the livepatch is no longe
 for f in $active; do
 	[ "$(fix_state "$f")" = active ] || fail "fix $f is $(fix_state "$f") after the stress"
 done
-drain
-M1=$(meminfo_kb Mlocked) U1=$(meminfo_kb Unevictable)
-unload
-drain
-M2=$(meminfo_kb Mlocked) U2=$(meminfo_kb Unevictable)
-info "Mlocked $M0 -> $M1 (workloads gone) -> $M2 kB (module gone); Unevictable $U0 -> $U1 -> $U2 kB"
+gone_figures
 # Mlocked exactly where the guard runs (one page left mlocked is the
 # harm); Unevictable within 64 kB (files the test writes, such as
 # /tmp/stress.out, may sit on the unevictable list of the guest's rootfs)
@@ -87,17 +82,5 @@ esac
 # replaced): what is still mlocked once every process is gone can only be
 # page cache of the files, stranded by that race; it must go at umount.
 S1=$(vmstat_n unevictable_pgs_stranded) && [ -n "$S1" ] || fail "no unevictable_pgs_stranded in /proc/vmstat"
-stranded=$((S1 - S0))
-kpc=$(ma-kpcache /mnt/xfs/reference) || fail "ma-kpcache failed"
-ref_ml=$(echo "$kpc" | sed -n 's/.* mlocked=\([0-9]*\) .*/\1/p')
-umount /mnt/huge /mnt/xfs
-drain
-M3=$(meminfo_kb Mlocked) U3=$(meminfo_kb Unevictable)
-info "RESIDUE: $((M2 - M0)) kB stayed mlocked in page cache after the stress (fixes: $active; the kernel's mlock_folio()); $kpc; $stranded pages stranded by munlock meanwhile; after umount Mlocked $M3 kB, Unevictable $U3 kB"
-[ $(((M2 - M0) / 4 - ref_ml)) -le 16 ] && [ $((ref_ml - (M2 - M0) / 4)) -le 16 ] ||
-	fail "the residue is not the reference file's page cache: $((M2 - M0)) kB mlocked, $ref_ml pages of it in the reference file"
-[ "$ref_ml" -le "$stranded" ] ||
-	fail "$ref_ml pages stayed mlocked in the reference file, more than the $stranded the kernel's munlock race stranded: not that race"
-[ $((M3 - M0)) -le 64 ] && [ $((U3 - U0)) -le 64 ] ||
-	fail "Mlocked $M0 -> $M3 kB, Unevictable $U0 -> $U3 kB even after umount"
+stress_residue $((S1 - S0)) 16 64
 exit 0

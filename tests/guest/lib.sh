@@ -270,6 +270,42 @@ stress_pressure() {
 # tests/progs/ma-drain.c)
 drain() { ma-drain || fail "ma-drain failed"; }
 
+# gone_figures [NOTE]: once a test's workloads are gone, Mlocked and
+# Unevictable (M1, U1); then unload the module, and the same again (M2,
+# U2); says them against the base line (M0, U0), with NOTE
+gone_figures() {
+	drain
+	M1=$(meminfo_kb Mlocked) U1=$(meminfo_kb Unevictable)
+	unload
+	drain
+	M2=$(meminfo_kb Mlocked) U2=$(meminfo_kb Unevictable)
+	info "Mlocked $M0 -> $M1 (workloads gone) -> $M2 kB (module gone); Unevictable $U0 -> $U1 -> $U2 kB${1:+; $1}"
+}
+
+# stress_residue STRANDED PAGES KB: Mlocked stayed M2 - M0 kB above its
+# base line after a stress on /mnt/huge and /mnt/xfs (gone_figures). That
+# passes only as the stock kernel's stranded-munlock race leaves it: the
+# page cache of the stress's reference file (ma-kpcache, by kpageflags;
+# within PAGES pages), no more pages than STRANDED (what vmstat
+# unevictable_pgs_stranded grew by while that race could run), and gone
+# once the file systems are unmounted (Mlocked within KB kB of the base
+# line, Unevictable within 64 kB).
+stress_residue() {
+	kpc=$(ma-kpcache /mnt/xfs/reference) || fail "ma-kpcache failed"
+	ref_ml=$(echo "$kpc" | sed -n 's/.* mlocked=\([0-9]*\) .*/\1/p')
+	umount /mnt/huge /mnt/xfs
+	drain
+	M3=$(meminfo_kb Mlocked) U3=$(meminfo_kb Unevictable)
+	info "RESIDUE: $((M2 - M0)) kB stayed mlocked after the stress; $kpc; $1 pages stranded by the kernel's munlock race meanwhile; after umount Mlocked $M3 kB, Unevictable $U3 kB"
+	off=$(((M2 - M0) / 4 - ref_ml))
+	[ "${off#-}" -le "$2" ] ||
+		fail "the residue is not the reference file's page cache: $((M2 - M0)) kB mlocked, $ref_ml pages of it in the reference file"
+	[ "$ref_ml" -le "$1" ] ||
+		fail "$ref_ml pages stayed mlocked in the reference file, more than the $1 the kernel's munlock race stranded: not that race"
+	[ $((M3 - M0)) -le "$3" ] && [ $((U3 - U0)) -le 64 ] ||
+		fail "Mlocked $M0 -> $M3 kB, Unevictable $U0 -> $U3 kB even after umount"
+}
+
 # kpf_sum "KEY..." PID...: the locked VMAs of the PIDs by pagemap +
 # kpageflags (ma-kpf), each KEY (a field of its "vma" lines) summed over
 # them, in pages, in the order given
