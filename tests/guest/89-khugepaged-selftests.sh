@@ -37,13 +37,13 @@ thp_files=$(for f in $T/enabled $T/defrag $T/shmem_enabled $T/use_zero_page \
 	$T/khugepaged/max_ptes_shared $T/khugepaged/pages_to_scan; do
 	[ -f "$f" ] && echo "$f"; done)
 for f in $thp_files; do
-	knob "$f" "$(knob_value "$f")"
+	knob_keep "$f"
 done
 # thp_putback C:T MODE STATUS: put back what the run left changed, and say so
 thp_putback() {
 	left=""
 	for f in $thp_files; do
-		was=$(awk -v f="$f" '$1 == f { print $2 }' /tmp/knobs.saved)
+		was=$(knob_saved "$f")
 		now=$(knob_value "$f")
 		[ "$now" = "$was" ] && continue
 		left="$left ${f#$T/}=$now (was $was)"

@@ -47,10 +47,17 @@ file_gt() { [ "$(cat "$1" 2>/dev/null)" -gt "$2" ] 2>/dev/null; }
 # its own EXIT trap calls it there (run-all fails a test that leaves a
 # setting changed).
 knob() {
-	grep -q "^$1 " /tmp/knobs.saved 2>/dev/null ||
-		echo "$1 $(knob_value "$1")" >>/tmp/knobs.saved
+	knob_keep "$1"
 	echo "$2" >"$1" || fail "cannot write '$2' to $1"
 }
+# knob_keep FILE: keep FILE's value for knobs_restore, as knob does before
+# its first write, without writing it (for settings a program changes)
+knob_keep() {
+	grep -q "^$1 " /tmp/knobs.saved 2>/dev/null ||
+		echo "$1 $(knob_value "$1")" >>/tmp/knobs.saved
+}
+# knob_saved FILE: the value kept for FILE (empty: none kept)
+knob_saved() { awk -v f="$1" '$1 == f { print $2 }' /tmp/knobs.saved 2>/dev/null; }
 # knob_value FILE: the value of a setting; of "a [b] c", the selected b
 knob_value() {
 	kv=$(cat "$1")
@@ -59,7 +66,7 @@ knob_value() {
 }
 # knob_reset FILE: put back the value FILE had before the first knob
 knob_reset() {
-	kr=$(awk -v f="$1" '$1 == f { print $2 }' /tmp/knobs.saved 2>/dev/null)
+	kr=$(knob_saved "$1")
 	[ -z "$kr" ] || echo "$kr" >"$1" || fail "cannot write '$kr' back to $1"
 }
 knobs_restore() {
