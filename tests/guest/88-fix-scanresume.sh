@@ -5,7 +5,6 @@
 # stopped (resumed_visits); a transition reversed half-way and an unload
 # leave a stock khugepaged running.
 . ./lib.sh
-THP=/sys/kernel/mm/transparent_hugepage
 K=$KH
 need_fix_probe scanresume "fixes=scanresume" active
 
@@ -18,11 +17,8 @@ kh_tune 100 4096
 # every THP setting khugepaged depends on, and min_free_kbytes, which
 # restarting it the way the THP "enabled" files do would recompute
 settings() {
-	for f in $THP/enabled $THP/defrag $THP/hugepages-2048kB/enabled \
-		$K/scan_sleep_millisecs $K/pages_to_scan $K/alloc_sleep_millisecs \
-		$K/max_ptes_none $K/max_ptes_swap $K/max_ptes_shared $K/defrag \
-		/proc/sys/vm/min_free_kbytes; do
-		[ -e "$f" ] && echo "$f=$(cat "$f")"
+	for f in $(thp_files) /proc/sys/vm/min_free_kbytes; do
+		echo "$f=$(cat "$f")"
 	done
 }
 nice_of() { awk '{ print $19 }' /proc/$1/stat; }

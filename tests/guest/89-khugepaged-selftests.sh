@@ -30,19 +30,13 @@ up() { awk '{ printf "%d", $1 }' /proc/uptime; }
 # allocate VMA", for one): such a run is judged by its output and status,
 # and the next run starts from the guest's settings again.
 T=/sys/kernel/mm/transparent_hugepage
-thp_files=$(for f in $T/enabled $T/defrag $T/shmem_enabled $T/use_zero_page \
-	$T/hugepages-*/enabled $T/hugepages-*/shmem_enabled $T/khugepaged/defrag \
-	$T/khugepaged/alloc_sleep_millisecs $T/khugepaged/scan_sleep_millisecs \
-	$T/khugepaged/max_ptes_none $T/khugepaged/max_ptes_swap \
-	$T/khugepaged/max_ptes_shared $T/khugepaged/pages_to_scan; do
-	[ -f "$f" ] && echo "$f"; done)
-for f in $thp_files; do
+for f in $(thp_files); do
 	knob_keep "$f"
 done
 # thp_putback C:T MODE STATUS: put back what the run left changed, and say so
 thp_putback() {
 	left=""
-	for f in $thp_files; do
+	for f in $(thp_files); do
 		was=$(knob_saved "$f")
 		now=$(knob_value "$f")
 		[ "$now" = "$was" ] && continue
