@@ -16,7 +16,8 @@ THP=/sys/kernel/mm/transparent_hugepage
 CYCLES=${MA_POSREUSE_CYCLES:-8}
 
 # ma-posreuse writes these. Faults must give small pages ("madvise"), and
-# "never" must stop the khugepaged thread (the 2 MiB size inherits it).
+# "never" must stop the khugepaged thread (the 2 MiB size inherits it;
+# ma-posreuse fails if the thread stays).
 for f in $KH/pages_to_scan $KH/scan_sleep_millisecs; do
 	knob_keep $f
 done

@@ -23,8 +23,9 @@
  *     collapsed some of M2; each scan stops after 8 ranges, so A's
  *     position is inside M2 (checked: M2 not all collapsed, H not at all;
  *     else another A, up to 3 times);
- *  3. THP "never" stops the khugepaged thread, which leaves A's position
- *     saved (the scanresume fix keeps it for the next visit);
+ *  3. THP "never" stops the khugepaged thread (checked: it is gone),
+ *     which leaves A's position saved (the scanresume fix keeps it for the
+ *     next visit);
  *  4. A is killed and reaped; its slot is freed while not the current one;
  *  5. THP back on starts a new thread, whose first scan ends a pass; once
  *     it is idle, the parent forks child B, which maps the same areas;
@@ -36,7 +37,10 @@
  *     for the next scan, scan_sleep_millisecs (120 s) away.
  *
  * The facts are the children's AnonHugePages per area (/proc/PID/smaps),
- * not anything the module reports. Prints a line per cycle and, last,
+ * not anything the module reports. Nothing here shows that B did get A's
+ * addresses (a kernel that delays frees, KASAN's quarantine, may not
+ * reuse them): a build that keys the positions by those addresses
+ * (MLOCK_AUDIT_BREAK=scanresume_by_slot) failing each cycle shows it. Prints a line per cycle and, last,
  * "cycles=N started_past=K"; exits 0 when the scenario ran (K may be
  * non-zero: the caller judges it), 1 when it could not be set up.
  */
@@ -49,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -225,7 +230,7 @@ static void map_area(unsigned long at, unsigned long len, unsigned long filled)
 }
 
 /*
- * A child: maps and fills L, M and H with small pages (they are advised
+ * A child: maps and fills its areas with small pages (they are advised
  * MADV_HUGEPAGE only once filled), says so on @fd, and waits to be killed.
  */
 static pid_t child(int fd[2])
@@ -238,6 +243,9 @@ static pid_t child(int fd[2])
 	if (pid)
 		return pid;
 	close(fd[0]);
+	/* a parent that fails half-way leaves no child behind */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+		_exit(1);
 	for (i = 0; i < AREAS; i++)
 		map_area(area_at[i], area_ranges[i] * HUGE, area_ranges[i] * HUGE);
 	if (write(fd[1], "r", 1) != 1)
@@ -254,6 +262,7 @@ static pid_t start_child(void)
 
 	if (pipe(fd))
 		die("pipe");
+	fflush(stdout);		/* the child must not print it again */
 	pid = child(fd);
 	close(fd[1]);
 	if (read(fd[0], &c, 1) != 1)
@@ -296,6 +305,25 @@ static void end_child(pid_t pid)
 	kill(pid, SIGKILL);
 	if (waitpid(pid, NULL, 0) != pid)
 		die("waitpid");
+}
+
+/*
+ * Wait up to 5 s for the khugepaged thread to be gone (@running 0) or to
+ * be a thread other than @old (@running 1); a stopped thread can still be
+ * listed for a moment after THP "never" returns.
+ */
+static int wait_thread(int running, pid_t old)
+{
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		pid_t pid = khugepaged_pid();
+
+		if (running ? pid && pid != old : !pid)
+			return 1;
+		sleep_ms(100);
+	}
+	return 0;
 }
 
 static void kick(void)
@@ -343,15 +371,20 @@ static int cycle(int n)
 	char atext[128], btext[128], etext[128];
 	long kb[AREAS], end[AREAS];
 	int i, past;
-	pid_t a, b;
+	pid_t a, b, old;
 
 	/* 1-2: A's position ends up inside M2 */
 	a = positioned_a(n, atext, sizeof(atext));
 	/* 3-4: A's position saved by the thread's stop; A gone */
+	old = khugepaged_pid();
 	put(THP "enabled", "never");
+	if (!wait_thread(0, 0))
+		bad("THP \"never\" did not stop khugepaged (another THP size or shmem keeps it?)");
 	end_child(a);
 	/* 5: a new thread, whose first scan ends a pass; then B */
 	put(THP "enabled", thp_on);
+	if (!wait_thread(1, old))
+		bad("THP back on did not start a new khugepaged");
 	if (!khugepaged_idle())
 		bad("the new khugepaged did not go idle within 60 s");
 	b = start_child();
@@ -382,12 +415,14 @@ static int cycle(int n)
 
 int main(int argc, char **argv)
 {
-	int cycles, n, past = 0;
+	int n, past = 0;
+	long cycles = 0;
 	cpu_set_t cpus;
-	char *end;
+	char *end = NULL;
 
-	if (argc != 2 || (cycles = strtol(argv[1], &end, 10)) < 1 || *end ||
-	    cycles > 1000) {
+	if (argc == 2)
+		cycles = strtol(argv[1], &end, 10);
+	if (argc != 2 || cycles < 1 || *end || cycles > 1000) {
 		fprintf(stderr, "usage: ma-posreuse CYCLES (1 to 1000)\n");
 		return 2;
 	}
@@ -408,6 +443,6 @@ int main(int argc, char **argv)
 		bad("khugepaged did not go idle within 60 s");
 	for (n = 1; n <= cycles; n++)
 		past += cycle(n);
-	printf("cycles=%d started_past=%d\n", cycles, past);
+	printf("cycles=%ld started_past=%d\n", cycles, past);
 	return 0;
 }
