@@ -4,7 +4,7 @@
 
 DBG=/sys/kernel/debug/mlock_audit
 KSFT_SKIP=4
-. ./thp-files.sh
+. /tests/thp-files.sh
 
 # fail also leaves its words in /tmp/ma.failed: run-all fails the test even
 # when the exit was lost (a subshell: a piped loop, a $(...))

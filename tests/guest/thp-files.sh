@@ -4,6 +4,8 @@
 # run-all (which checks that each test leaves them as it found them) and
 # by lib.sh (89-khugepaged-selftests puts back what a selftest left,
 # 88-fix-scanresume checks that the thread swaps change none of them).
+# lib.sh takes it as /tests/thp-files.sh: scripts in other directories
+# (tests/guest/bench, the host tests' guest commands) source lib.sh too.
 thp_files() {
 	for tf in /sys/kernel/mm/transparent_hugepage/enabled \
 		/sys/kernel/mm/transparent_hugepage/defrag \
