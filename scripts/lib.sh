@@ -33,7 +33,7 @@ ma_die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
 # Per supported kernel: the Debian suite(s) it comes from, a regular
 # expression for its ABI name, the userspace release (chroot) whose compiler
-# built it, and the apt target release used to install its build packages.
+# built it, and the apt target release its build packages come from.
 ma_kernel_abi_re() {
 	case $1 in
 	6.1)  echo '6\.1\.0-[0-9]+' ;;
@@ -122,24 +122,122 @@ ma_lock() {
 	flock 9
 }
 
-# Host packages the scripts need; installed on first use.
-MA_HOST_PKGS="qemu-system-x86 qemu-utils debootstrap busybox-static cpio
-squashfs-tools kmod rsync xz-utils zstd util-linux gcc libc6-dev make
-xfsprogs clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev
-python3 strace groff-base man-db binutils"
-ma_host_setup() {
-	local missing="" p
-	for p in $MA_HOST_PKGS; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing="$missing $p"
+# Host packages: scripts/host-packages declares them, per purpose; ma_need
+# installs what a purpose lacks. make check and make demo ask for every
+# purpose of their run before any job starts, so the scripts they run find
+# their packages installed; a script run alone installs its own.
+MA_HOST_PACKAGES=$MA_TOP/scripts/host-packages
+# The project's lock around every apt run that installs into the host's
+# dpkg database: apt refuses at once a second apt run while one holds
+# dpkg's lock, so two scripts of ours never run apt at the same time. A
+# chroot's apt runs take ROOT.apt-lock, beside the chroot.
+MA_APT_LOCK=${MLOCK_AUDIT_APT_LOCK:-/run/lock/mlock_audit-apt.lock}
+# apt's own wait for dpkg's lock (seconds): the second guard, against an
+# apt run that is not ours (unattended-upgrades, a user's apt-get).
+MA_APT_LOCK_TIMEOUT=600
+
+# The packages of PURPOSE... ("all": every purpose), one a line, each once.
+ma_host_pkgs() {
+	awk -v purposes="$*" '
+		BEGIN { n = split(purposes, a); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+		{
+			sub(/#.*/, "")
+			line = line " " $0
+			if (line ~ /\\[ \t]*$/) { sub(/\\[ \t]*$/, "", line); next }
+			n = split(line, w)
+			line = ""
+			if (n == 0) next
+			if (w[1] !~ /^[a-z0-9-]+:$/) {
+				print FILENAME ":" NR ": not \"PURPOSE: PACKAGE...\"" >"/dev/stderr"
+				bad = 1
+				next
+			}
+			p = substr(w[1], 1, length(w[1]) - 1)
+			known[p] = 1
+			if (!("all" in want) && !(p in want)) next
+			for (i = 2; i <= n; i++)
+				if (!(w[i] in seen)) { seen[w[i]] = 1; out[++m] = w[i] }
+		}
+		END {
+			for (p in want)
+				if (p != "all" && !(p in known)) {
+					print FILENAME ": no purpose \"" p "\"" >"/dev/stderr"
+					bad = 1
+				}
+			if (bad) exit 1
+			for (i = 1; i <= m; i++) print out[i]
+		}' "$MA_HOST_PACKAGES"
+}
+
+# The packages of PKG... that the host lacks. A package whose triggers are
+# pending (man-db's, while another apt run installs a page) is installed.
+ma_host_missing() {
+	local p
+	for p; do
+		case $(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) in
+		installed | triggers-pending | triggers-awaited) ;;
+		*) echo "$p" ;;
+		esac
 	done
+}
+
+# ma_need PURPOSE...: install the host packages those purposes lack.
+ma_need() {
+	local pkgs
+	pkgs=$(ma_host_pkgs "$@") || ma_die "scripts/host-packages has no purpose '$*'"
+	# shellcheck disable=SC2086 # one package a word
+	ma_apt_install $pkgs || exit 1
+}
+
+# ma_apt_install [--root ROOT [-t RELEASE]] PKG...
+# The one place that runs apt-get install. On the host: the packages of
+# PKG... not installed yet, in one apt run under $MA_APT_LOCK (a caller that
+# finds the lock taken waits, then finds the packages installed); a first
+# try that fails is retried after apt-get update (lists missing or older
+# than the mirror). With --root: PKG... in the chroot ROOT (its release's
+# archive, -t RELEASE for a suite), under ROOT.apt-lock, apt's output on
+# stdout. Returns non-zero, saying why, when apt fails.
+ma_apt_install() {
+	local root="" target=() missing log
+	if [ "${1:-}" = --root ]; then
+		root=$2
+		shift 2
+		[ "${1:-}" = -t ] && { target=(-t "$2"); shift 2; }
+		(
+			exec 7>"$root.apt-lock"
+			flock 7
+			ma_chroot "$root" -- apt-get install -y -q --no-install-recommends \
+				-o DPkg::Lock::Timeout=$MA_APT_LOCK_TIMEOUT "${target[@]}" "$@" 7>&-
+		)
+		return
+	fi
+	missing=$(ma_host_missing "$@")
 	[ -z "$missing" ] && return 0
-	[ "$(id -u)" = 0 ] || ma_die "needs root to install:$missing"
-	ma_log "installing host packages:$missing"
-	apt-get update -q >/dev/null || ma_die "apt-get update failed"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends $missing >/dev/null ||
-		ma_die "apt-get install$missing failed"
+	[ "$(id -u)" = 0 ] || { ma_log "error: needs root to install: ${missing//$'\n'/ }"; return 1; }
+	mkdir -p "$(dirname "$MA_APT_LOCK")"
+	(
+		exec 7>"$MA_APT_LOCK"
+		if ! flock -n 7; then
+			ma_log "waiting for another apt run of this project ($MA_APT_LOCK)"
+			flock 7
+		fi
+		missing=$(ma_host_missing "$@")
+		[ -z "$missing" ] && exit 0
+		# shellcheck disable=SC2086 # one package a word
+		set -- $missing
+		ma_log "installing host packages: $*"
+		log=$(mktemp)
+		trap 'rm -f "$log"' EXIT
+		apt_run() {
+			DEBIAN_FRONTEND=noninteractive apt-get -q -o DPkg::Lock::Timeout=$MA_APT_LOCK_TIMEOUT "$@" \
+				>>"$log" 2>&1 7>&-
+		}
+		apt_run install -y --no-install-recommends "$@" && exit 0
+		apt_run update && apt_run install -y --no-install-recommends "$@" && exit 0
+		tail -n 20 "$log" >&2
+		ma_log "error: apt-get install $* failed"
+		exit 1
+	)
 }
 
 # Run CMD inside the chroot ROOT with /proc (7.3's objtool reads it), /sys
