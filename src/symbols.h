@@ -9,10 +9,11 @@
  * accepts the module although nothing exports the name. After the module
  * is linked, tools/klp-relocs.c turns every weak undefined symbol of the
  * .ko into a livepatch symbol ".klp.sym.vmlinux.<name>,<pos>" and moves its
- * relocations into ".klp.rela.vmlinux.<section>" sections. When the module
- * loads, the livepatch core resolves them in vmlinux through kallsyms and
- * applies them before module_init runs; a symbol that is missing or
- * ambiguous makes the load fail, with livepatch naming it in the log.
+ * relocations into ".klp.rela.vmlinux.<section>" sections (".text" gives
+ * ".klp.rela.vmlinux..text"). When the module loads, the livepatch core
+ * resolves them in vmlinux through kallsyms and applies them before
+ * module_init runs; a symbol that is missing or ambiguous makes the load
+ * fail, with livepatch naming it in the log.
  *
  * A direct call is not checked by indirect branch tracking (IBT), so a
  * callee may be sealed or have no ENDBR64. Only the functions handed to

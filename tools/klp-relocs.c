@@ -12,9 +12,18 @@
  *   global, with section index SHN_LIVEPATCH (POS from --sympos, default
  *   0: the name must then be unique in vmlinux);
  * - each relocation against one of them moves out of its ".rela<SEC>"
- *   section into a new ".klp.rela.vmlinux<SEC>" section, SHT_RELA with
- *   SHF_ALLOC | SHF_RELA_LIVEPATCH, which the livepatch core applies when
- *   the module loads, after resolving the symbol through kallsyms;
+ *   section into a new ".klp.rela.vmlinux.<SEC>" section (a dot always
+ *   ends the object's name, which the kernel reads up to the first dot:
+ *   ".klp.rela.vmlinux..text"), SHT_RELA with SHF_ALLOC |
+ *   SHF_RELA_LIVEPATCH, which the livepatch core applies when the module
+ *   loads, after resolving the symbol through kallsyms;
+ * - such a relocation must be of a type the kernel's x86_64
+ *   apply_relocate_add() handles the same on every supported kernel
+ *   (PLT32, PC32, 32S, 64), in a section of code or data (.text*,
+ *   .rodata*, .data*, .init.text, .exit.text): a special section
+ *   (alternatives, jump labels, static calls, exception tables) is
+ *   processed by the module loader from its own relocations, before or
+ *   without the livepatch ones;
  * - the module's flag ma_klp_unconverted is cleared, so the module knows
  *   it went through this step.
  * It also refuses a module with a split-off part of a function (".cold",
@@ -68,6 +77,34 @@ static void die(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
+}
+
+/* The relocation types a livepatch relocation may have. */
+static const char *rela_type_ok(unsigned int type)
+{
+	switch (type) {
+	case R_X86_64_PLT32:
+		return "PLT32";
+	case R_X86_64_PC32:
+		return "PC32";
+	case R_X86_64_32S:
+		return "32S";
+	case R_X86_64_64:
+		return "64";
+	}
+	return NULL;
+}
+
+static int prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+/* The sections a livepatch relocation may apply to: code and data. */
+static int klp_target_ok(const char *sec)
+{
+	return prefix(sec, ".text") || prefix(sec, ".rodata") || prefix(sec, ".data") ||
+	       !strcmp(sec, ".init.text") || !strcmp(sec, ".exit.text");
 }
 
 static void *xrealloc(void *p, size_t n)
@@ -200,6 +237,7 @@ int main(int argc, char **argv)
 	Elf64_Shdr *sh, *newsh = NULL;
 	Elf64_Ehdr *eh;
 	Elf64_Sym *syms;
+	Elf64_Word *sym_name;
 	struct buf out = { 0 }, str = { 0 }, shstr = { 0 };
 	unsigned int symidx = 0, shnum;
 	int have_marker = 0;
@@ -254,6 +292,8 @@ int main(int argc, char **argv)
 	shstrtab = (const char *)img + sh[eh->e_shstrndx].sh_offset;
 	converted = xrealloc(NULL, nsyms);
 	memset(converted, 0, nsyms);
+	/* the kernel names, for messages once the symbols are renamed */
+	sym_name = xrealloc(NULL, nsyms * sizeof(*sym_name));
 
 	/* the new string table: the old one, then the livepatch names */
 	buf_add(&str, strtab, sh[sh[symidx].sh_link].sh_size);
@@ -290,6 +330,7 @@ int main(int argc, char **argv)
 		snprintf(klp, sizeof(klp), "%s%s,%lu", KLP_SYM, name, k >= 0 ? sympos.pos[k] : 0);
 		if (verbose)
 			printf("  %s\n", klp);
+		sym_name[i] = syms[i].st_name;
 		syms[i].st_name = (Elf64_Word)buf_add(&str, klp, strlen(klp) + 1);
 		syms[i].st_shndx = SHN_LIVEPATCH;
 		syms[i].st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE);
@@ -314,6 +355,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < shnum; i++) {
 		Elf64_Rela *r = (Elf64_Rela *)(img + sh[i].sh_offset);
 		size_t n = sh[i].sh_size / sizeof(Elf64_Rela), keep = 0, moved = 0;
+		const char *target;
 		Elf64_Rela *klp;
 		char name[1024];
 
@@ -322,28 +364,36 @@ int main(int argc, char **argv)
 			continue;
 		if (sh[i].sh_entsize != sizeof(Elf64_Rela) || sh[i].sh_info >= shnum)
 			die("%s: bad relocation section %zu", path, i);
+		target = shstrtab + sh[sh[i].sh_info].sh_name;
 		klp = xrealloc(NULL, n * sizeof(*klp));
 		for (j = 0; j < n; j++) {
 			size_t s = ELF64_R_SYM(r[j].r_info);
+			unsigned int type = ELF64_R_TYPE(r[j].r_info);
 
 			if (s >= nsyms)
 				die("%s: relocation against symbol %zu of %zu", path, s, nsyms);
-			if (converted[s])
-				klp[moved++] = r[j];
-			else
+			if (!converted[s]) {
 				r[keep++] = r[j];
+				continue;
+			}
+			if (!klp_target_ok(target))
+				die("%s: kernel symbol %s is referred to from section %s: livepatch relocations may only apply to .text*, .rodata*, .data*, .init.text and .exit.text",
+				    path, strtab + sym_name[s], target);
+			if (!rela_type_ok(type))
+				die("%s: kernel symbol %s is referred to by a relocation of type %u in %s: livepatch relocations may only be PLT32, PC32, 32S or 64",
+				    path, strtab + sym_name[s], type, target);
+			klp[moved++] = r[j];
 		}
 		if (moved && !(sh[sh[i].sh_info].sh_flags & SHF_ALLOC))
 			die("%s: a kernel symbol is referred to from the non-allocated section %s",
-			    path, shstrtab + sh[sh[i].sh_info].sh_name);
+			    path, target);
 		if (moved) {
 			Elf64_Shdr s = sh[i];
 
 			/* the kept entries, in place */
 			memcpy(out.p + sh[i].sh_offset, r, keep * sizeof(*r));
 			sh[i].sh_size = keep * sizeof(*r);
-			snprintf(name, sizeof(name), "%s%s", KLP_RELA,
-				 shstrtab + sh[sh[i].sh_info].sh_name);
+			snprintf(name, sizeof(name), "%s.%s", KLP_RELA, target);
 			buf_align(&out, 8);
 			s.sh_offset = buf_add(&out, klp, moved * sizeof(*klp));
 			s.sh_size = moved * sizeof(*klp);
