@@ -13,6 +13,11 @@
 #   make check-debug          the suite on the debug kernel 6.12-debug (KASAN,
 #                             lockdep, kmemleak), built first if needed (~17 min)
 #   make bench [KERNELS=...]  benchmarks, measured in one boot; fail below a threshold
+#   make verify-archive       every Debian build of 6.1, 6.12 and 7.3 the archive
+#                             serves: recorded, or verified now and what the
+#                             record would gain (RECORD=1 writes it); not in
+#                             make check, whose result must not depend on
+#                             the archive of the day
 #   make dkms-install [KVER=] install the sources with DKMS and build for KVER
 #   make style                checkpatch.pl over the kernel sources
 
@@ -78,6 +83,9 @@ check-debug:
 bench:
 	tests/bench $(KERNELS)
 
+verify-archive:
+	scripts/verify-kernel $(if $(RECORD),--record )--archive
+
 dkms-install:
 	rm -rf /usr/src/mlock_audit-$(VERSION)
 	mkdir -p /usr/src/mlock_audit-$(VERSION)
@@ -93,4 +101,5 @@ dkms-remove:
 style:
 	scripts/style
 
-.PHONY: all module userspace reporter install clean demo check check-debug bench dkms-install dkms-remove style
+.PHONY: all module userspace reporter install clean demo check check-debug bench \
+	verify-archive dkms-install dkms-remove style

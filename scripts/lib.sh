@@ -115,6 +115,38 @@ ma_apt() { # apt-get|apt-cache ARGS...
 	"$tool" "${opts[@]}" "$@"
 }
 
+# A second private configuration, of source packages only (deb-src lines of
+# the same suites, its own lists under $MA_CACHE/apt-src), for
+# scripts/verify-kernel on builds whose linux-source binary the archive no
+# longer serves. Apart from the binary one, so that the scripts that fetch
+# binaries never download the large Sources indices.
+ma_apt_src_setup() {
+	local d m s
+	d=$MA_CACHE/apt-src
+	[ -s "$d/sources.list" ] &&
+		[ -n "$(find "$d/lists" -maxdepth 1 -name '*Sources*' -mmin -1440 2>/dev/null)" ] &&
+		return 0
+	m=${MLOCK_AUDIT_MIRROR:-$(ma_mirror "")}
+	s=${MLOCK_AUDIT_SECURITY_MIRROR:-$(ma_mirror -security)}
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	cat >"$d/sources.list" <<EOS
+deb-src [signed-by=$MA_KEYRING] $m bookworm main
+deb-src [signed-by=$MA_KEYRING] $s bookworm-security main
+deb-src [signed-by=$MA_KEYRING] $m trixie main
+deb-src [signed-by=$MA_KEYRING] $s trixie-security main
+deb-src [signed-by=$MA_KEYRING] $m trixie-backports main
+EOS
+	ma_apt_src apt-get update -q >/dev/null
+}
+ma_apt_src() { # apt-get|apt-cache ARGS...
+	local tool=$1 d=$MA_CACHE/apt-src
+	shift
+	"$tool" -o "Dir::Etc::sourcelist=$d/sources.list" -o Dir::Etc::sourceparts=- \
+		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache" \
+		-o Dir::State::status=/dev/null -o APT::Get::AllowUnauthenticated=false \
+		-o APT::Sandbox::User=root -o Acquire::Retries=3 "$@"
+}
+
 # Serialise work on the shared cache (CI and a session may overlap).
 ma_lock() {
 	mkdir -p "$MA_CACHE"
