@@ -27,6 +27,11 @@ MA_FLAVOURS="cloud rt"
 # so its chroot cannot hold two builds' tools, and Debian carries a single
 # 7.3 build.
 MA_PREV_KERNELS="6.12-prev"
+# Another suite's rebuild (issue 31): 6.12-deb12 is bookworm's own build of
+# the 6.12 series (linux-image-6.12.N+deb12-amd64, bookworm-security,
+# built with bookworm's gcc-12), the newer kernel bookworm users install;
+# built in the bookworm chroot, it behaves as 6.12 everywhere else.
+MA_SUITE_KERNELS="6.12-deb12"
 
 ma_log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 ma_die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
@@ -40,30 +45,32 @@ ma_kernel_abi_re() {
 	6.12) echo '6\.12\.[0-9]+\+deb13' ;;
 	7.3)  echo '7\.3\.[0-9]+\+deb13' ;;
 	6.12-debug) echo '6\.12\.[0-9]+-mlock-audit-debug' ;;
+	6.12-deb12) echo '6\.12\.[0-9]+\+deb12' ;;
 	6.1-cloud | 6.1-rt | 6.12-cloud | 6.12-rt | 7.3-cloud | 7.3-rt | 6.12-prev) ma_kernel_abi_re "${1%-*}" ;;
-	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED; debug: $MA_DEBUG_KERNELS; flavours: BASE-${MA_FLAVOURS// /, BASE-}; outside the record: $MA_PREV_KERNELS)" ;;
+	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED; debug: $MA_DEBUG_KERNELS; flavours: BASE-${MA_FLAVOURS// /, BASE-}; outside the record: $MA_PREV_KERNELS; other suites: $MA_SUITE_KERNELS)" ;;
 	esac
 }
 ma_kernel_release() {
 	case $1 in
-	6.1 | 6.1-cloud | 6.1-rt) echo bookworm ;;
+	6.1 | 6.1-cloud | 6.1-rt | 6.12-deb12) echo bookworm ;;
 	6.12 | 7.3 | 6.12-debug | 6.12-cloud | 6.12-rt | 7.3-cloud | 7.3-rt | 6.12-prev) echo trixie ;;
 	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED)" ;;
 	esac
 }
 ma_kernel_target() {
 	case $1 in
-	6.1) echo bookworm-security ;;
+	6.1 | 6.12-deb12) echo bookworm-security ;;
 	6.12 | 6.12-prev) echo trixie-security ;;
 	7.3) echo trixie-backports ;;
 	esac
 }
 ma_check_kernel() { ma_kernel_abi_re "$1" >/dev/null; }
 # The supported kernel a kernel name stands for: BASE for BASE-debug,
-# BASE-cloud, BASE-rt and BASE-prev.
-ma_kernel_base() { case $1 in *-debug | *-cloud | *-rt | *-prev) echo "${1%-*}" ;; *) echo "$1" ;; esac; }
+# BASE-cloud, BASE-rt, BASE-prev and BASE-deb12.
+ma_kernel_base() { case $1 in *-debug | *-cloud | *-rt | *-prev | *-deb12) echo "${1%-*}" ;; *) echo "$1" ;; esac; }
 ma_is_debug() { case $1 in *-debug) return 0 ;; esac; return 1; }
 ma_is_prev() { case $1 in *-prev) return 0 ;; esac; return 1; }
+ma_is_suite() { case $1 in *-deb12) return 0 ;; esac; return 1; }
 # The Debian flavour of a flavour kernel's name (cloud, rt), or nothing.
 ma_flavour() { case $1 in *-cloud | *-rt) echo "${1##*-}" ;; esac; }
 
