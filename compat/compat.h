@@ -35,6 +35,15 @@
 #error "mlock_audit needs CONFIG_LIVEPATCH: it carries its fixes as livepatches"
 #endif
 
+/*
+ * The livepatch core resolves the module's references to unexported
+ * kernel variables (huge_zero_pfn, ...) through kallsyms, which lists
+ * variables only with CONFIG_KALLSYMS_ALL: without it the load fails.
+ */
+#if !defined(CONFIG_KALLSYMS_ALL) || defined(MLOCK_AUDIT_MISSING_KALLSYMS_ALL)
+#error "mlock_audit needs CONFIG_KALLSYMS_ALL: it finds kernel variables through kallsyms"
+#endif
+
 /* The oldest supported kernel (6.1) is enforced by dkms.conf. */
 
 #include <linux/mm.h>
