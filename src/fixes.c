@@ -405,6 +405,9 @@ int ma_fixes_init(void)
 		} else if (ma_layout_check(fix->mirrors, fix->layout, sizeof(fix->layout))) {
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = fix->layout;
+		} else if (ma_ibt_check(fix->mirrors, fix->ibt, sizeof(fix->ibt))) {
+			fix->state = MA_FIX_UNSUPPORTED;
+			fix->detail = fix->ibt;
 		} else if (unverified && !ma_allow_unverified()) {
 			fix->state = MA_FIX_UNVERIFIED;
 			fix->detail = unverified;

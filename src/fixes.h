@@ -92,6 +92,7 @@ struct ma_fix {
 	const char *detail;	/* the reason for the state */
 	char unverified[192];	/* the reason it is unverified, if it is */
 	char layout[192];	/* how its mirrors differ, if they do */
+	char ibt[192];		/* which pointer-reached function IBT forbids */
 	bool queued;		/* its replacements were put in the livepatch */
 };
 

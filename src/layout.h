@@ -54,6 +54,22 @@ struct ma_layout_proto {
 	u32 args[MA_PROTO_MAX_ARGS];
 };
 
+/*
+ * A kernel function that a fix makes the kernel, or itself, call through a
+ * pointer: an rmap walk's callback, a thread's function, a tracepoint's
+ * iterator (read from its struct tracepoint at the check, .tp). On a CPU
+ * that enforces indirect branch tracking it must begin with ENDBR64
+ * (ibt.c).
+ */
+struct ma_ibt_target {
+	const char *name;
+	const void *func;
+	struct tracepoint *tp;
+};
+
+#define MA_IBT_FUNC(fn)		{ .name = #fn, .func = (const void *)(fn) }
+#define MA_IBT_ITERATOR(event)	{ .name = "__traceiter_" #event, .tp = &__tracepoint_##event }
+
 /* What one fix relies on; any table may be empty. */
 struct ma_layout {
 	const struct ma_layout_struct *structs;
@@ -62,6 +78,8 @@ struct ma_layout {
 	unsigned int nr_protos;
 	const struct ma_layout_enum *enums;
 	unsigned int nr_enums;
+	const struct ma_ibt_target *ibt;
+	unsigned int nr_ibt;
 };
 
 /* COUNT_ARGS(), CONCATENATE(): linux/kernel.h (6.1), linux/args.h (6.7) */
@@ -111,6 +129,7 @@ struct ma_layout {
 	.args = MA_SIZES(__VA_ARGS__) }
 
 int ma_layout_check(const struct ma_layout *l, char *why, size_t len);
+const char *ma_ibt_check(const struct ma_layout *l, char *why, size_t len);
 const char *ma_layout_scanresume_upstream(void);
 
 #endif /* _MLOCK_AUDIT_LAYOUT_H */

@@ -71,9 +71,10 @@ static void ma_trace_scan_pmd(struct mm_struct *mm, struct page *page,
 			      int status, int unmapped)
 {
 	struct tracepoint *tp = &__tracepoint_mm_khugepaged_scan_pmd;
-	void (*iter)(void *data, struct mm_struct *mm, struct page *page,
-		     bool writable, int referenced, int none_or_zero,
-		     int status, int unmapped);
+	/* the kernel's __traceiter_mm_khugepaged_scan_pmd(), which returns int */
+	int (*iter)(void *data, struct mm_struct *mm, struct page *page,
+		    bool writable, int referenced, int none_or_zero,
+		    int status, int unmapped);
 
 	if (!static_key_enabled(&tp->key))
 		return;

@@ -35,8 +35,14 @@ static const struct ma_layout_proto ma_lazyfree_protos[] = {
 		 struct mm_struct *, unsigned long, pmd_t **),
 };
 
+/* the tracepoint's iterator, which the replacement calls */
+static const struct ma_ibt_target ma_lazyfree_ibt[] = {
+	MA_IBT_ITERATOR(mm_khugepaged_scan_pmd),
+};
+
 const struct ma_layout ma_lazyfree_layout = {
 	.structs = ma_lazyfree_structs, .nr_structs = ARRAY_SIZE(ma_lazyfree_structs),
 	.protos = ma_lazyfree_protos, .nr_protos = ARRAY_SIZE(ma_lazyfree_protos),
 	.enums = ma_lazyfree_enums, .nr_enums = ARRAY_SIZE(ma_lazyfree_enums),
+	.ibt = ma_lazyfree_ibt, .nr_ibt = ARRAY_SIZE(ma_lazyfree_ibt),
 };

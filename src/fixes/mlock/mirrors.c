@@ -92,7 +92,14 @@ static const struct ma_layout_proto ma_mlock_protos[] = {
 		 struct vm_area_struct *, unsigned long, void *),
 };
 
+/* the rmap walks' callbacks the replacements hand to the kernel */
+static const struct ma_ibt_target ma_mlock_ibt[] = {
+	MA_IBT_FUNC(folio_lock_anon_vma_read),
+	MA_IBT_FUNC(invalid_folio_referenced_vma),
+};
+
 const struct ma_layout ma_mlock_layout = {
 	.structs = ma_mlock_structs, .nr_structs = ARRAY_SIZE(ma_mlock_structs),
 	.protos = ma_mlock_protos, .nr_protos = ARRAY_SIZE(ma_mlock_protos),
+	.ibt = ma_mlock_ibt, .nr_ibt = ARRAY_SIZE(ma_mlock_ibt),
 };

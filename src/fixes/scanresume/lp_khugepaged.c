@@ -249,8 +249,9 @@ static void ma_trace_mm_scan(struct mm_struct *mm, unsigned int progress,
 			     bool full_scan_finished)
 {
 	struct tracepoint *tp = ma_kh.tp_scan;
-	void (*iter)(void *data, struct mm_struct *mm, unsigned int progress,
-		     bool full_scan_finished);
+	/* the kernel's __traceiter_mm_khugepaged_scan(), which returns int */
+	int (*iter)(void *data, struct mm_struct *mm, unsigned int progress,
+		    bool full_scan_finished);
 
 	if (!static_key_enabled(&tp->key))
 		return;

@@ -91,8 +91,19 @@ static const struct ma_layout_proto ma_scanresume_protos[] = {
 #endif
 };
 
+/* the thread function of the khugepaged the fix starts, the iterator of
+ * the tracepoint it calls
+ */
+static const struct ma_ibt_target ma_scanresume_ibt[] = {
+	MA_IBT_FUNC(khugepaged),
+#ifdef COMPAT_SCANRESUME_FIX_MTHP
+	MA_IBT_ITERATOR(mm_khugepaged_scan),
+#endif
+};
+
 const struct ma_layout ma_scanresume_layout = {
 	.structs = ma_scanresume_structs, .nr_structs = ARRAY_SIZE(ma_scanresume_structs),
 	.protos = ma_scanresume_protos, .nr_protos = ARRAY_SIZE(ma_scanresume_protos),
 	.enums = ma_scanresume_enums, .nr_enums = ARRAY_SIZE(ma_scanresume_enums),
+	.ibt = ma_scanresume_ibt, .nr_ibt = ARRAY_SIZE(ma_scanresume_ibt),
 };

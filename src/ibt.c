@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * On a CPU that enforces indirect branch tracking (X86_FEATURE_IBT: Debian
+ * 6.12 and 7.3 turn it on at boot on Intel CPUs since Tiger Lake), an
+ * indirect call must land on ENDBR64, and the kernel seals at boot the
+ * ENDBR64 of every function whose address it never takes. The module calls
+ * kernel functions directly (livepatch relocations), which IBT does not
+ * check, except those its fixes hand to the kernel or call through a
+ * pointer (struct ma_ibt_target, in each fix's mirrors.c). Before a fix is
+ * put in the livepatch, each of those must begin with ENDBR64 here, or the
+ * fix is unsupported and names the function: a control-protection fault
+ * (#CP) in the kernel is never the outcome. QEMU's TCG has no CET, so no
+ * test run sees the check act but the test build MLOCK_AUDIT_BREAK=
+ * ibt_sealed (tests/host/klp-refusals), which takes IBT as enforced and
+ * khugepaged as sealed.
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+#include <asm/cpufeature.h>
+
+#include "layout.h"
+
+/* f3 0f 1e fa, as the little-endian word the function starts with */
+#define MA_ENDBR64	0xfa1e0ff3U
+
+static bool ma_ibt_enforced(void)
+{
+#ifdef MLOCK_AUDIT_BREAK_IBT_SEALED
+	return true;
+#else
+	return cpu_feature_enabled(X86_FEATURE_IBT);
+#endif
+}
+
+/* Whether @fn, the address of @t, may be called through a pointer. */
+static bool ma_ibt_callable(const struct ma_ibt_target *t, const void *fn)
+{
+	u32 insn = 0;
+
+#ifdef MLOCK_AUDIT_BREAK_IBT_SEALED
+	if (!strcmp(t->name, "khugepaged"))
+		return false;
+	/* a kernel built without IBT (6.1) has no ENDBR64 to find */
+	if (!IS_ENABLED(CONFIG_X86_KERNEL_IBT))
+		return true;
+#endif
+	return fn && !copy_from_kernel_nofault(&insn, fn, sizeof(insn)) &&
+	       insn == MA_ENDBR64;
+}
+
+/**
+ * ma_ibt_check() - can the kernel functions a fix reaches through a
+ * pointer be called so on this CPU?
+ * @l:   what the fix relies on (its mirrors.c), or NULL
+ * @why: where to say which function cannot
+ * @len: its size
+ *
+ * Return: NULL when IBT is not enforced or every function begins with
+ * ENDBR64; else @why.
+ */
+const char *ma_ibt_check(const struct ma_layout *l, char *why, size_t len)
+{
+	unsigned int i;
+
+	if (!l || !ma_ibt_enforced())
+		return NULL;
+	for (i = 0; i < l->nr_ibt; i++) {
+		const struct ma_ibt_target *t = &l->ibt[i];
+		const void *fn = t->func ? t->func : READ_ONCE(t->tp->iterator);
+
+		if (ma_ibt_callable(t, fn))
+			continue;
+		snprintf(why, len,
+			 "%s does not begin with ENDBR64 (sealed at boot): this CPU enforces IBT, and an indirect call to it would fault",
+			 t->name);
+		return why;
+	}
+	return NULL;
+}
