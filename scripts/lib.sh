@@ -88,27 +88,31 @@ ma_apt_dir() { echo "$MA_CACHE/apt"; }
 
 # Private apt configuration: bookworm, trixie and their security and
 # backports suites, verified with the machine's Debian archive keyring.
-ma_apt_setup() {
-	local d m s
-	d=$(ma_apt_dir)
+# ma_apt_sources DIR PREFIX: write DIR/sources.list, the supported suites,
+# each line starting with PREFIX ("deb [arch=amd64 signed-by=...]"); the
+# mirrors go to DIR/mirror and DIR/security-mirror.
+ma_apt_sources() {
+	local d=$1 p=$2 m s
 	m=${MLOCK_AUDIT_MIRROR:-$(ma_mirror "")}
 	s=${MLOCK_AUDIT_SECURITY_MIRROR:-$(ma_mirror -security)}
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
 	cat >"$d/sources.list.new" <<EOS
-deb [arch=amd64 signed-by=$MA_KEYRING] $m bookworm main
-deb [arch=amd64 signed-by=$MA_KEYRING] $s bookworm-security main
-deb [arch=amd64 signed-by=$MA_KEYRING] $m trixie main
-deb [arch=amd64 signed-by=$MA_KEYRING] $s trixie-security main
-deb [arch=amd64 signed-by=$MA_KEYRING] $m trixie-backports main
+$p $m bookworm main
+$p $s bookworm-security main
+$p $m trixie main
+$p $s trixie-security main
+$p $m trixie-backports main
 EOS
 	mv "$d/sources.list.new" "$d/sources.list"
 	echo "$m" >"$d/mirror"
 	echo "$s" >"$d/security-mirror"
 }
+ma_apt_setup() { ma_apt_sources "$(ma_apt_dir)" "deb [arch=amd64 signed-by=$MA_KEYRING]"; }
 
+# ma_apt_opts [DIR]: apt's options for the private configuration in DIR
+# (default: the binary one, ma_apt_dir)
 ma_apt_opts() {
-	local d
-	d=$(ma_apt_dir)
+	local d=${1:-$(ma_apt_dir)}
 	printf '%s\n' -o "Dir::Etc::sourcelist=$d/sources.list" \
 		-o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$d/lists" \
 		-o "Dir::Cache=$d/cache" -o Dir::State::status=/dev/null \
@@ -128,30 +132,19 @@ ma_apt() { # apt-get|apt-cache ARGS...
 # longer serves. Apart from the binary one, so that the scripts that fetch
 # binaries never download the large Sources indices.
 ma_apt_src_setup() {
-	local d m s
-	d=$MA_CACHE/apt-src
+	local d=$MA_CACHE/apt-src
 	[ -s "$d/sources.list" ] &&
 		[ -n "$(find "$d/lists" -maxdepth 1 -name '*Sources*' -mmin -1440 2>/dev/null)" ] &&
 		return 0
-	m=${MLOCK_AUDIT_MIRROR:-$(ma_mirror "")}
-	s=${MLOCK_AUDIT_SECURITY_MIRROR:-$(ma_mirror -security)}
-	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
-	cat >"$d/sources.list" <<EOS
-deb-src [signed-by=$MA_KEYRING] $m bookworm main
-deb-src [signed-by=$MA_KEYRING] $s bookworm-security main
-deb-src [signed-by=$MA_KEYRING] $m trixie main
-deb-src [signed-by=$MA_KEYRING] $s trixie-security main
-deb-src [signed-by=$MA_KEYRING] $m trixie-backports main
-EOS
+	ma_apt_sources "$d" "deb-src [signed-by=$MA_KEYRING]"
 	ma_apt_src apt-get update -q >/dev/null
 }
 ma_apt_src() { # apt-get|apt-cache ARGS...
-	local tool=$1 d=$MA_CACHE/apt-src
+	local tool=$1
 	shift
-	"$tool" -o "Dir::Etc::sourcelist=$d/sources.list" -o Dir::Etc::sourceparts=- \
-		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache" \
-		-o Dir::State::status=/dev/null -o APT::Get::AllowUnauthenticated=false \
-		-o APT::Sandbox::User=root -o Acquire::Retries=3 "$@"
+	local -a opts
+	mapfile -t opts < <(ma_apt_opts "$MA_CACHE/apt-src")
+	"$tool" "${opts[@]}" "$@"
 }
 
 # Serialise work on the shared cache (CI and a session may overlap).
