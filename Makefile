@@ -29,7 +29,8 @@ VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SOURCES := Kbuild Makefile dkms.conf \
 		$(filter-out src/verified_builds.h,$(wildcard src/*.[ch] compat/*.h)) \
 		$(wildcard src/fixes/*/*.[ch] src/fixes/*/fix.mk) \
-		compat/Kbuild.include compat/verified/builds tools/klp-relocs.c
+		compat/Kbuild.include compat/verified/builds tools/klp-relocs.c \
+		tools/ksym-check.c
 
 # KDIR given (command line or environment): the module alone.
 ifneq ($(filter command line environment,$(origin KDIR)),)
@@ -38,17 +39,57 @@ else
 all: module userspace
 endif
 
-# The module, then the post-link step that turns its references to
-# unexported kernel symbols into livepatch relocations (tools/klp-relocs.c).
+# The two modules (the audit, mlock_audit.ko, and the live fixes,
+# mlock_audit_fixes.ko; see Kbuild), then the post-link step that turns
+# their references to unexported kernel symbols into livepatch relocations
+# (tools/klp-relocs.c).
 # A bare "make -C $(KDIR) M=..." skips that step; such a module refuses to
 # load.
-module: tools/klp-relocs
+#
+#
+# Between the two, the fixes module is checked against the symbols of the
+# kernel being built for (KDIR's kernel.release, which need not be the
+# running kernel: DKMS builds for kernels not booted yet): a fix that
+# reaches a kernel symbol the kernel lacks, or has more than once, is built
+# out, with its reason (tools/ksym-check.c, fixes-out, Kbuild), and the
+# others stay. The symbols: SYSTEM_MAP, by default /proc/kallsyms when
+# building for the running kernel, else /boot/System.map-RELEASE. Debian's
+# /boot/System.map-* is a one-line stand-in (the real map is in the
+# linux-image-*-dbg package), so there, as without any map, nothing is
+# checked at build time: the kernel checks the symbols when the fixes
+# module loads, and refuses it, not the audit, if one is missing.
+MA_KREL = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+SYSTEM_MAP ?= $(if $(filter $(MA_KREL),$(shell uname -r)),/proc/kallsyms,/boot/System.map-$(MA_KREL))
+
+module: tools/klp-relocs tools/ksym-check
 	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): install them or pass KDIR=" >&2; exit 1; }
+	rm -f fixes-out
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	@if [ ! -f "$(SYSTEM_MAP)" ]; then \
+		echo "mlock_audit: no symbol map at $(SYSTEM_MAP): the fixes' kernel symbols are checked when the fixes module loads"; \
+	else \
+		tools/ksym-check --system-map "$(SYSTEM_MAP)" --out fixes-out.new mlock_audit_fixes.ko; \
+		rc=$$?; \
+		[ $$rc != 3 ] || echo "mlock_audit: the fixes' kernel symbols are checked when the fixes module loads"; \
+		[ $$rc = 0 ] || [ $$rc = 2 ] || [ $$rc = 3 ] || exit 1; \
+		if [ -s fixes-out.new ]; then \
+			sort -u -k1,1 fixes-out.new >fixes-out; \
+			sed 's/^\([a-z]*\) /mlock_audit: fix \1 built out: /' fixes-out; \
+		fi; \
+		rm -f fixes-out.new; \
+	fi
+	@if [ -f fixes-out ]; then \
+		$(MAKE) -C $(KDIR) M=$(CURDIR) modules || exit 1; \
+		tools/ksym-check --system-map "$(SYSTEM_MAP)" mlock_audit_fixes.ko >fixes-out.left; \
+		rc=$$?; [ $$rc = 0 ] || [ $$rc = 2 ] || exit 1; \
+		if [ -s fixes-out.left ]; then echo "still reached after building out: $$(cat fixes-out.left)" >&2; exit 1; fi; \
+		rm -f fixes-out.left; \
+	fi
 ifeq ($(MLOCK_AUDIT_SKIP_KLP_RELOCS),)
 	tools/klp-relocs --symvers $(KDIR)/Module.symvers mlock_audit.ko
+	tools/klp-relocs --symvers $(KDIR)/Module.symvers mlock_audit_fixes.ko
 else
-	@echo "MLOCK_AUDIT_SKIP_KLP_RELOCS: mlock_audit.ko left unconverted (test only: it must refuse to load)"
+	@echo "MLOCK_AUDIT_SKIP_KLP_RELOCS: mlock_audit.ko and mlock_audit_fixes.ko left unconverted (test only: they must refuse to load)"
 endif
 
 # A build-host program: the C library's <elf.h> is all it needs. Built
@@ -57,6 +98,9 @@ endif
 HOSTCC ?= $(firstword $(foreach c,cc gcc $(notdir $(wildcard /usr/bin/x86_64-linux-gnu-gcc-[0-9]*)),\
 		$(if $(shell command -v $(c)),$(c))))
 tools/klp-relocs: tools/klp-relocs.c
+	$(HOSTCC) -std=c11 -O2 -Wall -Wextra -o $@ $<
+
+tools/ksym-check: tools/ksym-check.c
 	$(HOSTCC) -std=c11 -O2 -Wall -Wextra -o $@ $<
 
 userspace reporter:
@@ -69,7 +113,7 @@ clean:
 	@if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	$(MAKE) -C userspace clean
 	$(MAKE) -C tests/progs clean
-	rm -rf build tools/klp-relocs
+	rm -rf build tools/klp-relocs tools/ksym-check fixes-out
 
 demo:
 	scripts/demo $(KERNEL)

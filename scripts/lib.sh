@@ -314,6 +314,30 @@ ma_kinfo() {
 	[ -r "$f" ] || ma_die "kernel $1 not fetched: run scripts/kernels fetch $1"
 	sed -n "s/^$2=//p" "$f"
 }
+# ma_kernel_map KERNEL [LOGDIR]: the path of KERNEL's symbols in kallsyms
+# order ("ADDR TYPE NAME" lines, as System.map), decoded from its stock
+# image by scripts/kimage-syms and cached (Debian's /boot/System.map-* is a
+# one-line stand-in); status 2, printing nothing, for a kernel with no
+# image here. The decoder's messages go to LOGDIR/kimage-syms.log.
+ma_kernel_map() {
+	local img map tmpmap log=${2:-/tmp}/kimage-syms.log
+	img=$(ma_kinfo "$1" vmlinuz 2>/dev/null) && [ -f "$img" ] || return 2
+	ma_need kimage
+	map=$MA_CACHE/kimage-syms/$(sha256sum <"$img" | cut -c1-64)-$(sha256sum <"$MA_TOP/scripts/kimage-syms" | cut -c1-16).map
+	if [ ! -s "$map" ]; then
+		mkdir -p "${map%/*}"
+		tmpmap=$(mktemp "$map.XXXXXX")
+		if ! "$MA_TOP/scripts/kimage-syms" "$img" >"$tmpmap" 2>"$log"; then
+			rm -f "$tmpmap"
+			cat "$log" >&2
+			ma_die "decoding the symbols of $img failed"
+		fi
+		chmod 644 "$tmpmap"
+		mv "$tmpmap" "$map"
+	fi
+	echo "$map"
+}
+
 # The kernel's build config: /boot/config-RELEASE in the image package, or
 # config beside vmlinuz under /usr/lib/modules (7.3's split packages), or
 # the build's .config kept beside the info file (debug kernels).

@@ -121,6 +121,7 @@ struct ma_walk {
 	unsigned int npending;
 	/* undo: munlock mlocked PTE-mapped large folios instead */
 	bool undo;
+	void (*munlock_folio)(struct folio *folio);
 	/* the repair stops when this becomes true (NULL: audit and undo) */
 	const bool *stop;
 	unsigned long repaired;
@@ -247,7 +248,7 @@ static void ma_undo_run(struct ma_walk *w)
 
 	if (!folio || !folio_test_mlocked(folio) || folio_entire_mapcount(folio))
 		return;
-	compat_munlock_folio_all(folio);
+	w->munlock_folio(folio);
 	w->run_mlocked = folio_test_mlocked(folio);
 	if (!w->run_mlocked)
 		w->repaired += folio_nr_pages(folio);
@@ -484,6 +485,7 @@ struct ma_fixer {
 	const bool *stop;
 	bool undo;
 	unsigned long (*repair_folio)(struct folio *folio);	/* the repair's */
+	void (*munlock_folio)(struct folio *folio);		/* the undo's */
 	struct folio **pending;		/* the repair's, MA_PENDING_MAX */
 };
 
@@ -500,6 +502,7 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 	struct ma_walk w = { .sys = sys, .budget = MA_PMDS_PER_HOLD,
 			     .repair = fx && !undo, .undo = undo, .stop = stop,
 			     .repair_folio = fx ? fx->repair_folio : NULL,
+			     .munlock_folio = fx ? fx->munlock_folio : NULL,
 			     .pending = fx ? fx->pending : NULL };
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
@@ -783,20 +786,24 @@ int ma_audit_repair(unsigned long *pages, const bool *stop,
 	*pages = fx.pages;
 	return ret;
 }
+EXPORT_SYMBOL_GPL(ma_audit_repair);
 
 /**
  * ma_audit_undo() - munlock what the "mlock" fix mlocked (6.1).
  * @pages: set to the number of pages munlocked
  * @stop: the walk stops when *@stop becomes true
+ * @munlock_folio: munlocks a folio in full (called under its page-table lock)
  *
  * Return: 0, or -EINTR when stopped.
  */
-int ma_audit_undo(unsigned long *pages, const bool *stop)
+int ma_audit_undo(unsigned long *pages, const bool *stop,
+		  void (*munlock_folio)(struct folio *folio))
 {
-	struct ma_fixer fx = { .stop = stop, .undo = true };
+	struct ma_fixer fx = { .stop = stop, .undo = true, .munlock_folio = munlock_folio };
 	int ret;
 
 	ret = ma_audit_fix(&fx);
 	*pages = fx.pages;
 	return ret;
 }
+EXPORT_SYMBOL_GPL(ma_audit_undo);

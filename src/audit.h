@@ -6,6 +6,7 @@
 #ifndef _MLOCK_AUDIT_AUDIT_H
 #define _MLOCK_AUDIT_AUDIT_H
 
+#include <linux/module.h>
 #include <linux/seq_file.h>
 
 /* Large folio orders 1 .. MA_ORDERS - 1 are counted; larger ones in the last. */
@@ -16,6 +17,7 @@ int ma_summary_show(struct seq_file *m, pid_t only);
 struct folio;
 int ma_audit_repair(unsigned long *pages, const bool *stop,
 		    unsigned long (*repair_folio)(struct folio *folio));
-int ma_audit_undo(unsigned long *pages, const bool *stop);
+int ma_audit_undo(unsigned long *pages, const bool *stop,
+		  void (*munlock_folio)(struct folio *folio));
 
 #endif /* _MLOCK_AUDIT_AUDIT_H */

@@ -2,8 +2,10 @@
 /*
  * The live fixes, and the one livepatch that carries them.
  *
- * At load, fixes= selects fixes by name (comma separated; "all", the
- * default, or "none" for audit only). Each fix is then in one state:
+ * This is the fixes module, mlock_audit_fixes.ko. The audit's fixes=
+ * selects fixes by name (comma separated; "all", the default, or "none"
+ * for audit only, when this module is not loaded at all; fixes_link.c).
+ * Each fix is then in one state:
  *
  *   upstream     the running kernel has the fix: nothing is patched
  *   unsupported  it cannot be carried on this kernel (the reason is given)
@@ -15,7 +17,7 @@
  *   active       livepatched
  *
  * The replacements of all selected fixes go into one klp_patch, named
- * after the module (/sys/kernel/livepatch/mlock_audit). It does not use
+ * after this module (/sys/kernel/livepatch/mlock_audit_fixes). It does not use
  * atomic replace, so other livepatches on the host are left alone. Writing
  * 0 to its "enabled" file disables it for good (reload the module to
  * enable it again); the livepatch core holds a reference on the module
@@ -30,6 +32,7 @@
 #include <linux/workqueue.h>
 
 #include "fixes.h"
+#include "fixes_link.h"
 #include "testing.h"
 #include "layout.h"
 #include "symbols.h"
@@ -43,13 +46,6 @@ static struct ma_fix *const ma_fixes[] = {
 	MA_FIX_ENTRIES
 };
 
-static char *ma_fixes_param;
-module_param_named(fixes, ma_fixes_param, charp, 0444);
-MODULE_PARM_DESC(fixes,
-		 "Live fixes to apply at load: all (default), none, or a comma-separated list of: "
-		 MA_FIX_NAMES);
-
-#define MA_FIXES_PARAM_MAX	256
 #define MA_KLP_FUNCS_MAX	16
 
 static struct klp_func ma_klp_funcs[MA_KLP_FUNCS_MAX + 1];
@@ -273,73 +269,6 @@ bool ma_fix_listed(const char *list, const char *fix)
 	return strstr(list, name);
 }
 
-static struct ma_fix *ma_fix_find(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
-		if (!strcmp(ma_fixes[i]->name, name))
-			return ma_fixes[i];
-	return NULL;
-}
-
-/*
- * Parse fixes= into want[] (the default is every fix) and named[] (the
- * fixes the value names).
- */
-static int ma_fixes_parse(bool *want, bool *named_fix)
-{
-	bool all = false, none = false, named = false;
-	char *buf, *cur, *name;
-	unsigned int i;
-	int ret = 0;
-
-	if (!ma_fixes_param) {
-		for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
-			want[i] = true;
-		return 0;
-	}
-	if (strlen(ma_fixes_param) > MA_FIXES_PARAM_MAX) {
-		pr_err("fixes=: longer than %d characters\n", MA_FIXES_PARAM_MAX);
-		return -EINVAL;
-	}
-	buf = kstrdup(ma_fixes_param, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	cur = buf;
-	while (!ret && (name = strsep(&cur, ","))) {
-		struct ma_fix *fix;
-
-		name = strim(name);
-		fix = ma_fix_find(name);
-		if (!strcmp(name, "all")) {
-			all = true;
-		} else if (!strcmp(name, "none")) {
-			none = true;
-		} else if (fix) {
-			named = true;
-			for (i = 0; i < ARRAY_SIZE(ma_fixes); i++) {
-				if (ma_fixes[i] != fix)
-					continue;
-				want[i] = true;
-				named_fix[i] = true;
-			}
-		} else {
-			pr_err("fixes=: unknown fix '%s' (known: all, none, " MA_FIX_NAMES ")\n",
-			       name);
-			ret = -EINVAL;
-		}
-	}
-	kfree(buf);
-	if (!ret && none && (all || named)) {
-		pr_err("fixes=: 'none' cannot be combined with other fixes\n");
-		ret = -EINVAL;
-	}
-	for (i = 0; all && i < ARRAY_SIZE(ma_fixes); i++)
-		want[i] = true;
-	return ret;
-}
-
 /* Queue the replacements of @fix into the patch; false if no room. */
 static bool ma_fix_queue(struct ma_fix *fix, unsigned int *n)
 {
@@ -359,6 +288,29 @@ static bool ma_fix_queue(struct ma_fix *fix, unsigned int *n)
 	return true;
 }
 
+/*
+ * The fixes built out because the kernel's System.map lacks a kernel
+ * symbol they reach, or has it twice (Kbuild, tools/ksym-check.c).
+ */
+static const struct {
+	const char *fix, *why;
+} ma_fixes_out[] = {
+#define MA_FIX_OUT(fix, why) { fix, why },
+#include "fixes_out.h"
+#undef MA_FIX_OUT
+	{ }
+};
+
+static const char *ma_fix_out(const struct ma_fix *fix)
+{
+	unsigned int i;
+
+	for (i = 0; ma_fixes_out[i].fix; i++)
+		if (!strcmp(ma_fixes_out[i].fix, fix->name))
+			return ma_fixes_out[i].why;
+	return NULL;
+}
+
 /* Test-only (MLOCK_AUDIT_BREAK=unsupported): every fix that could be active is not. */
 #ifdef MLOCK_AUDIT_BREAK_UNSUPPORTED
 static const bool ma_break_unsupported = true;
@@ -369,24 +321,21 @@ static const bool ma_break_unsupported;
 /**
  * ma_fixes_init() - classify the fixes and enable the livepatch.
  *
- * A fix that cannot be carried does not fail the load: the audit still
- * works, and the "fixes" file says why. Only bad input does.
+ * A fix that cannot be carried does not fail the load: the "fixes" file
+ * says why.
  *
- * Return: 0, or -EINVAL for a bad fixes=, or -ENOMEM.
+ * Return: 0, or -ENOMEM (fail_at=fixes).
  */
 int ma_fixes_init(void)
 {
-	bool want[ARRAY_SIZE(ma_fixes)] = { }, named[ARRAY_SIZE(ma_fixes)] = { };
 	unsigned int i, n = 0;
 	int ret;
 
 	if (ma_inject("fixes"))
 		return -ENOMEM;
-	ret = ma_fixes_parse(want, named);
-	if (ret)
-		return ret;
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++) {
 		struct ma_fix *fix = ma_fixes[i];
+		bool named, want = ma_link_selected(i, &named);
 		const char *unverified = ma_unverified_why(fix->name, fix->unverified,
 							   sizeof(fix->unverified));
 
@@ -395,6 +344,9 @@ int ma_fixes_init(void)
 		if (fix->upstream) {
 			fix->state = MA_FIX_UPSTREAM;
 			fix->detail = fix->upstream;
+		} else if (ma_fix_out(fix)) {
+			fix->state = MA_FIX_UNSUPPORTED;
+			fix->detail = ma_fix_out(fix);
 		} else if (fix->unsupported) {
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = fix->unsupported;
@@ -411,7 +363,7 @@ int ma_fixes_init(void)
 		} else if (unverified && !ma_allow_unverified()) {
 			fix->state = MA_FIX_UNVERIFIED;
 			fix->detail = unverified;
-		} else if (!want[i]) {
+		} else if (!want) {
 			fix->state = MA_FIX_OFF;
 			fix->detail = "not selected by fixes=";
 		} else if (!ma_fix_queue(fix, &n)) {
@@ -422,8 +374,8 @@ int ma_fixes_init(void)
 			fix->detail = "livepatch transition in progress";
 		}
 		/* asked for by name: say why it is not applied */
-		if (named[i] && (fix->state == MA_FIX_UNSUPPORTED ||
-				 fix->state == MA_FIX_UNVERIFIED))
+		if (named && (fix->state == MA_FIX_UNSUPPORTED ||
+			      fix->state == MA_FIX_UNVERIFIED))
 			pr_warn("fix %s is %s here: %s\n", fix->name,
 				ma_state_names[fix->state], fix->detail);
 		if (unverified && fix->queued)
@@ -462,16 +414,14 @@ void ma_fixes_exit(void)
 }
 
 /**
- * ma_fixes_show() - the "fixes" debugfs file (format in README.md).
+ * ma_fixes_show() - the "fixes" debugfs file after its first line (format
+ * in README.md).
  * @m: the seq_file
- *
- * Return: 0.
  */
-int ma_fixes_show(struct seq_file *m)
+void ma_fixes_show(struct seq_file *m)
 {
 	unsigned int i;
 
-	seq_puts(m, "format 1\n");
 	seq_printf(m, "livepatch state=%s transition_ms=%lld", ma_lp_names[READ_ONCE(ma_lp_state)],
 		   READ_ONCE(ma_lp_transition_ms));
 	seq_printf(m, " rmap_mlocks=%ld referenced_mlocks=%ld unmap_mlocks=%ld",
@@ -490,7 +440,5 @@ int ma_fixes_show(struct seq_file *m)
 			fix->show(m, fix);
 		seq_printf(m, " detail=%s\n", fix->detail);
 	}
-	return 0;
 }
 
-MODULE_INFO(livepatch, "Y");

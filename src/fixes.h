@@ -108,7 +108,7 @@ MA_FIX_DECLS;
 
 int ma_fixes_init(void);
 void ma_fixes_exit(void);
-int ma_fixes_show(struct seq_file *m);
+void ma_fixes_show(struct seq_file *m);
 void ma_fix_event(enum ma_fix_event ev, struct folio *folio);
 struct klp_patch *ma_fixes_patch(void);
 bool ma_fix_listed(const char *list, const char *fix);

@@ -8,8 +8,11 @@
  *   # cat /sys/kernel/debug/mlock_audit/version
  *   # cat /sys/kernel/debug/mlock_audit/probes
  *   # cat /sys/kernel/debug/mlock_audit/fixes
- *   # echo 0 > /sys/kernel/livepatch/mlock_audit/enabled
- *   # rmmod mlock_audit
+ *   # echo 0 > /sys/kernel/livepatch/mlock_audit_fixes/enabled
+ *   # modprobe -r mlock_audit_fixes mlock_audit
+ *
+ * The live fixes are a second module, mlock_audit_fixes, which this one
+ * loads once its own init is done (fixes_link.c).
  *
  * Every debugfs file is a read-only seq_file (kernel lockdown refuses
  * writable debugfs files) whose first line is "format <N>". The formats are
@@ -23,12 +26,14 @@
 #include <generated/utsrelease.h>
 
 #include "audit.h"
-#include "fixes.h"
+#include "fixes_link.h"
 #include "hook.h"
 #include "symbols.h"
 #include "testing.h"
 
 #define MA_FORMAT_VERSION	1
+
+MA_KLP_FLAG;
 
 static struct ma_hook *const ma_hooks[] = {
 	&ma_rmap_hook,
@@ -90,7 +95,7 @@ DEFINE_SHOW_ATTRIBUTE(summary);
 
 static int fixes_show(struct seq_file *m, void *v)
 {
-	return ma_fixes_show(m);
+	return ma_link_show(m);
 }
 DEFINE_SHOW_ATTRIBUTE(fixes);
 
@@ -123,7 +128,7 @@ static int __init mlock_audit_init(void)
 	ret = ma_testing_init();
 	if (ret)
 		return ret;
-	ret = ma_symbols_init();
+	ret = ma_inject("symbols") ? -ENOMEM : ma_symbols_init();
 	if (ret)
 		return ret;
 	ret = ma_hook_register(&ma_rmap_hook);
@@ -136,8 +141,7 @@ static int __init mlock_audit_init(void)
 	if (ret)
 		goto err_fault;
 	ma_debugfs_init();
-	/* last: once the livepatch is enabled, init must not fail */
-	ret = ma_fixes_init();
+	ret = ma_link_init();
 	if (ret)
 		goto err_debugfs;
 	pr_info("version %s loaded\n", MLOCK_AUDIT_VERSION);
@@ -156,7 +160,7 @@ err:
 
 static void __exit mlock_audit_exit(void)
 {
-	ma_fixes_exit();
+	ma_link_exit();
 	debugfs_remove(ma_debugfs_dir);
 	ma_hook_unregister(&ma_khugepaged_hook);
 	ma_hook_unregister(&ma_fault_hook);
@@ -167,7 +171,9 @@ static void __exit mlock_audit_exit(void)
 module_init(mlock_audit_init);
 module_exit(mlock_audit_exit);
 
-MODULE_DESCRIPTION("Audit, observe and live-fix mlock accounting of large folios");
+MODULE_DESCRIPTION("Audit and observe mlock accounting of large folios");
 MODULE_AUTHOR("mlock_audit developers");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(MLOCK_AUDIT_VERSION);
+/* its two kernel symbols are livepatch relocations (symbols.h) */
+MODULE_INFO(livepatch, "Y");

@@ -48,6 +48,7 @@ static inline void *ma_folio_raw_mapping(const struct folio *folio)
 	return (void *)(mapping & ~PAGE_MAPPING_FLAGS);
 }
 
+#ifdef MA_CARRY_MLOCK
 /*
  * mm/internal.h: mlock_vma_folio() as of 6.8 (two arguments; the caller
  * decides whether a large folio may be mlocked). Called under the page
@@ -60,7 +61,6 @@ static inline void ma_mlock_vma_folio(struct folio *folio,
 		mlock_folio(folio);
 }
 
-#ifdef MA_CARRY_MLOCK
 /*
  * mm/mlock.c: mlock_folio()'s per-CPU batch, a local lock and the batch
  * (6.12.118 mlock.c:31 struct mlock_fbatch, a folio_batch of folio

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The one place that knows how mlock_audit reaches unexported kernel
- * symbols: through livepatch relocations, which the livepatch core applies
- * when the module loads (see symbols.h and tools/klp-relocs.c). Nothing
- * here looks an address up at run time.
+ * How the fixes module reaches unexported kernel symbols: through
+ * livepatch relocations, which the livepatch core applies when the module
+ * loads (see symbols.h and tools/klp-relocs.c). Nothing here looks an
+ * address up at run time.
  */
-#include "testing.h"
 #include "symbols.h"
 
 #ifdef MA_CARRY_SCANRESUME
@@ -41,26 +40,6 @@ const struct ma_khugepaged_syms ma_kh = {
 #endif
 };
 #endif
-
-/* Global, so that the compiler cannot assume it keeps this value. */
-u32 ma_klp_unconverted = 1;
-
-/**
- * ma_symbols_init() - refuse a module whose relocations were not converted.
- *
- * Return: 0, or -ENOEXEC when the .ko did not go through tools/klp-relocs
- * (built with a bare "make -C <kdir> M=..." instead of the project's make).
- */
-int ma_symbols_init(void)
-{
-	if (ma_inject("symbols"))
-		return -ENOMEM;
-	if (READ_ONCE(ma_klp_unconverted)) {
-		pr_err("this module was not post-linked by tools/klp-relocs: its references to kernel symbols are unresolved; build it with the project's Makefile (make KDIR=...)\n");
-		return -ENOEXEC;
-	}
-	return 0;
-}
 
 /*
  * The wrappers of symbols.h's "one relocation per function". Each calls the

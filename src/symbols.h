@@ -48,13 +48,29 @@ struct tracepoint;
 /* A kernel symbol reached through a livepatch relocation. */
 #define MA_KSYM	__weak
 
-int ma_symbols_init(void);
-
 /*
  * Cleared by tools/klp-relocs in the .ko it converts: a module built
  * without that step must not load (its kernel references would be NULL).
+ * Each module defines its own (MA_KLP_FLAG in its main file); the tool
+ * finds it by name.
  */
 extern u32 ma_klp_unconverted;
+#define MA_KLP_FLAG	u32 ma_klp_unconverted = 1
+
+/**
+ * ma_symbols_init() - refuse a module whose relocations were not converted.
+ *
+ * Return: 0, or -ENOEXEC when the .ko did not go through tools/klp-relocs
+ * (built with a bare "make -C <kdir> M=..." instead of the project's make).
+ */
+static inline int ma_symbols_init(void)
+{
+	if (READ_ONCE(ma_klp_unconverted)) {
+		pr_err("this module was not post-linked by tools/klp-relocs: its references to kernel symbols are unresolved; build it with the project's Makefile (make KDIR=...)\n");
+		return -ENOEXEC;
+	}
+	return 0;
+}
 
 /* mm/huge_memory.c */
 extern unsigned long huge_zero_pfn MA_KSYM;

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test support, compiled only into a build that asks for it
+ * Test support of the audit module, compiled only into a build that asks for it
  * (MLOCK_AUDIT_TESTING=1, which the test suite's build sets, or any
  * MLOCK_AUDIT_BREAK; see Kbuild); never in a DKMS or `make` build. It
  * holds what the module's own files must not carry:
  *
  *  - the MLOCK_AUDIT_BREAK modes that act at load (below);
  *  - fail_at=, fault injection at load;
- *  - the ma_hold object of MLOCK_AUDIT_BREAK=hold and hold_early_mlock.
  *
  * Fault injection: the load-time parameter fail_at=SITE[:N]
  * makes the N-th pass (default the first) through one init step fail as
@@ -17,22 +16,20 @@
  *   symbols    resolving kernel symbols (the load fails)
  *   kprobe     registering a kprobe; kprobe:N fails the N-th attempt (the load
  *              fails after the N-1 before it, some of which registered)
- *   fixes      setting up the fixes (the load fails after every hook and
- *              the debugfs files were set up)
- *   livepatch  enabling the livepatch (the load succeeds; the fixes say
- *              that klp_enable_patch() failed)
+ *   fixes      setting up the fixes (the fixes module's load fails; the
+ *              audit stays, and its "fixes" file says so)
+ *   livepatch  enabling the livepatch (the fixes module loads; the fixes
+ *              say that klp_enable_patch() failed)
  *
  * An unknown site fails the load. The parameter exists only to exercise
  * the error paths.
  */
 #include <linux/kernel.h>
-#include <linux/livepatch.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "symbols.h"
 #include "testing.h"
 
 static char *ma_fail_at;
@@ -88,29 +85,15 @@ bool ma_inject(const char *site)
 	pr_info("fail_at=%s: injecting a failure (pass %u)\n", site, ma_inject_seen);
 	return true;
 }
-
-#if defined(MLOCK_AUDIT_BREAK_HOLD) || defined(MLOCK_AUDIT_BREAK_HOLD_EARLY_MLOCK)
-/*
- * In place of ma_hold_wait() (tests/modules/ma_hold): the tests never call
- * it once the transition has switched them; it waits for nothing.
- */
-static int ma_hold_wait_replaced(void)
-{
-	return 0;
-}
-
-struct klp_func ma_hold_funcs[] = {
-	{ .old_name = "ma_hold_wait", .new_func = ma_hold_wait_replaced },
-	{ }
-};
-#endif
+EXPORT_SYMBOL_GPL(ma_inject);
 
 /*
  * Test-only breakage, compiled in by `make MLOCK_AUDIT_BREAK=MODE`, so the
  * test suite can prove that the VM harness fails closed (init, oops, warn),
  * that the debug kernel's detectors see our module (leak: kmemleak,
  * kasan: an out-of-bounds read, lockdep: an inverted lock order), and that
- * a kernel symbol that cannot be resolved keeps the module out (ksym).
+ * a kernel symbol that cannot be resolved keeps the fixes module out
+ * and not the audit (ksym: fixes_testing.c).
  */
 #ifdef MLOCK_AUDIT_BREAK_OOPS
 static int *ma_break_ptr;
@@ -121,10 +104,6 @@ static size_t ma_break_len = 8;
 #ifdef MLOCK_AUDIT_BREAK_LOCKDEP
 static DEFINE_MUTEX(ma_break_a);
 static DEFINE_MUTEX(ma_break_b);
-#endif
-#ifdef MLOCK_AUDIT_BREAK_KSYM
-/* no kernel has it: its livepatch relocation cannot be resolved */
-MA_KSYM void ma_no_such_kernel_symbol(void);
 #endif
 
 static int ma_test_break(void)
@@ -152,10 +131,6 @@ static int ma_test_break(void)
 		pr_err("read %d\n", READ_ONCE(p[n]));
 		kfree(p);
 	}
-#elif defined(MLOCK_AUDIT_BREAK_KSYM)
-	/* never reached: the livepatch core refuses the module at load */
-	if (READ_ONCE(ma_klp_unconverted))
-		ma_no_such_kernel_symbol();
 #elif defined(MLOCK_AUDIT_BREAK_LOCKDEP)
 	pr_err("built with MLOCK_AUDIT_BREAK=lockdep: taking two mutexes in both orders\n");
 	mutex_lock(&ma_break_a);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Test support (testing.c), only in a build with MLOCK_AUDIT_TESTING
- * (Kbuild): the MLOCK_AUDIT_BREAK modes that act at load, and fault
- * injection at load (fail_at=; the Debian kernels are built without
- * CONFIG_FAULT_INJECTION, so failslab and fail_page_alloc cannot reach the
- * module's init path). In any other build both are empty inlines.
+ * Test support (testing.c in the audit, fixes_testing.c in the fixes
+ * module), only in a build with MLOCK_AUDIT_TESTING (Kbuild): the
+ * MLOCK_AUDIT_BREAK modes that act at load, and fault injection at load
+ * (fail_at=; the Debian kernels are built without CONFIG_FAULT_INJECTION,
+ * so failslab and fail_page_alloc cannot reach the module's init path).
+ * In any other build both are empty inlines.
  */
 #ifndef _MLOCK_AUDIT_TESTING_H
 #define _MLOCK_AUDIT_TESTING_H
@@ -32,6 +33,10 @@ static inline bool ma_inject(const char *site)
  * replaces, so that a task waiting there keeps the transition open
  * (tests/host/enable-window). Never in a real build.
  */
+#ifdef MLOCK_AUDIT_BREAK_KSYM
+void ma_break_ksym(void);
+#endif
+
 #if defined(MLOCK_AUDIT_BREAK_HOLD) || defined(MLOCK_AUDIT_BREAK_HOLD_EARLY_MLOCK)
 #include <linux/livepatch.h>
 extern struct klp_func ma_hold_funcs[];

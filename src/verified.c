@@ -12,7 +12,7 @@
  * version string ("#1 SMP PREEMPT_DYNAMIC Debian 6.12.118-1 (date)"); a fix
  * is verified when the record lists it for that release. Any other fix
  * that the module could carry is left off ("unverified") unless the
- * administrator loads the module with allow_unverified=1.
+ * administrator loads the audit with allow_unverified=1 (fixes_link.c).
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -20,11 +20,8 @@
 #include <linux/utsname.h>
 
 #include "fixes.h"
+#include "fixes_link.h"
 #include "verified.h"
-
-static bool ma_allow_unverified_param;
-module_param_named(allow_unverified, ma_allow_unverified_param, bool, 0444);
-MODULE_PARM_DESC(allow_unverified, "Apply the live fixes also where the running kernel build is not in the record of verified builds, or its code for a fix differs (default 0). Risk: a replacement copies kernel functions of the verified builds; on other code it may undo that build's own fixes or corrupt memory.");
 
 struct ma_verified_build {
 	const char *version;	/* Debian source version */
@@ -107,14 +104,4 @@ const char *ma_unverified_why(const char *fix, char *buf, size_t len)
 			 "the kernel code it replaces differs on build %s from the verified build (allow_unverified=1 applies it)",
 			 version);
 	return buf;
-}
-
-/**
- * ma_allow_unverified() - the administrator asked for unverified fixes.
- *
- * Return: allow_unverified=.
- */
-bool ma_allow_unverified(void)
-{
-	return ma_allow_unverified_param;
 }

@@ -9,7 +9,6 @@
 #include <linux/types.h>
 
 const char *ma_unverified_why(const char *fix, char *buf, size_t len);
-bool ma_allow_unverified(void);
 const char *ma_build_version(void);
 
 #endif

@@ -1,5 +1,5 @@
-# Load/unload cycles: each loads and unloads cleanly and leaves no debugfs
-# directory or kprobe behind, and 20 cycles leave no growth in slab or
+# Load/unload cycles of both modules: each loads and unloads cleanly and
+# leaves no debugfs directory or kprobe behind, and 20 cycles leave no growth in slab or
 # percpu usage.
 #
 # Slab in /proc/meminfo creeps by tens of kB under any repeated activity
@@ -18,10 +18,17 @@
 . ./lib.sh
 unload
 settle() { sync; echo 3 >/proc/sys/vm/drop_caches; sleep 2; }
+# Both modules: the audit with fixes=none, which does not ask for the
+# fixes module, and the fixes module by hand, which then classifies the
+# fixes, selects none and registers no livepatch.
 cycle() {
 	modprobe mlock_audit fixes=none || fail "modprobe failed in cycle $1"
-	cat $DBG/probes >/dev/null || fail "probes unreadable in cycle $1"
-	rmmod mlock_audit || fail "rmmod failed in cycle $1"
+	modprobe mlock_audit_fixes || fail "modprobe mlock_audit_fixes failed in cycle $1"
+	grep -q '^fix=.*detail=fixes=none: the fixes module' $DBG/fixes &&
+		fail "the fixes module did not register in cycle $1"
+	cat $DBG/probes $DBG/fixes >/dev/null || fail "probes or fixes unreadable in cycle $1"
+	[ -d $LP ] && fail "a livepatch with fixes=none in cycle $1"
+	rmmod mlock_audit_fixes mlock_audit || fail "rmmod failed in cycle $1"
 	[ -d /sys/module/mlock_audit ] && fail "still loaded after rmmod in cycle $1"
 	[ -e $DBG ] && fail "$DBG left behind in cycle $1"
 	grep -q mlock_audit /sys/kernel/debug/kprobes/list && fail "kprobes left behind in cycle $1"

@@ -2,8 +2,9 @@
 # The Debian kernels are built without CONFIG_FAULT_INJECTION (no failslab,
 # no fail_page_alloc),
 # so the module injects its own failures: each init step made to fail is
-# named in the kernel log and fails the load (the livepatch step only
-# marks the fixes unsupported), and leaves nothing behind: no module, no
+# named in the kernel log and fails the load (the fixes step refuses the
+# fixes module and not the audit; the livepatch step only marks the fixes
+# unsupported), and leaves nothing behind: no module, no
 # debugfs directory, no kprobe, no livepatch, the stock khugepaged thread.
 # Every kprobe registration attempt is failed in turn. Bad fail_at= values are
 # refused. The module loads and unloads normally afterwards.
@@ -35,7 +36,20 @@ for v in bogus kprobe:0 kprobe:x symbols: "" kprobes; do
 	refused "$v"
 done
 refused symbols
-refused fixes
+
+# the fixes module's init: it is refused, the audit stays, and its "fixes"
+# file names the failure in the kernel's own words
+dmesg -c >/dev/null
+load fail_at=fixes
+fixes_loaded && fail "fail_at=fixes: the fixes module is loaded"
+[ -d $LP ] && fail "fail_at=fixes: a livepatch is registered"
+n=$(grep -c 'state=unsupported detail=the fixes module mlock_audit_fixes was not loaded (modprobe exit [0-9]*): .*mlock_audit_fixes: init failed: -ENOMEM' $DBG/fixes)
+[ "$n" = "$(grep -c '^fix=' $DBG/fixes)" ] ||
+	fail "fail_at=fixes: not every fix names the refusal: $(grep '^fix=' $DBG/fixes | tr '\n' '|')"
+cat $DBG/summary >/dev/null || fail "fail_at=fixes: summary unreadable"
+info "fail_at=fixes: the audit loaded; $(grep -m1 '^fix=' $DBG/fixes)"
+unload
+clean "fail_at=fixes"
 
 # each kprobe in turn, until the N-th does not exist
 n=1

@@ -71,12 +71,19 @@ cat $DBG/version >/dev/null || fail "version unreadable after the second insmod"
 unload
 info "second insmod refused: $(tr '\n' ' ' </tmp/err)"
 
-# rmmod while the livepatch is in transition or enabled is refused
+# rmmod while the livepatch is in transition or enabled is refused, for
+# the fixes module (the livepatch holds it) and for the audit (the fixes
+# module uses it)
 modprobe mlock_audit || fail "modprobe failed"
+wait_for 60 fixes_requested || fail "the fixes module still loading 60 s after modprobe"
+fixes_loaded || fail "the fixes module was not loaded: $(grep -m1 '^fix=' $DBG/fixes)"
 tr=$(cat $LP/transition 2>/dev/null)
-rmmod mlock_audit 2>/tmp/err && fail "rmmod succeeded with the livepatch (transition=$tr)"
-info "rmmod with the livepatch registered (transition=$tr): $(tr '\n' ' ' </tmp/err)"
-loaded || fail "the module went away"
+rmmod mlock_audit_fixes 2>/tmp/err && fail "rmmod mlock_audit_fixes succeeded with the livepatch (transition=$tr)"
+info "rmmod mlock_audit_fixes with the livepatch registered (transition=$tr): $(tr '\n' ' ' </tmp/err)"
+rmmod mlock_audit 2>/tmp/err && fail "rmmod mlock_audit succeeded under the fixes module"
+grep -q 'in use' /tmp/err || fail "rmmod mlock_audit under the fixes module: unclear error: $(cat /tmp/err)"
+info "rmmod mlock_audit under the fixes module: $(tr '\n' ' ' </tmp/err)"
+loaded && fixes_loaded || fail "a module went away"
 
 # the livepatch's own knob (the kernel's), as a user would mistype it:
 # refused, the patch still enabled

@@ -96,7 +96,7 @@ p=$(kh_pid)
 if [ -n "$p" ] && grep -q ma_khugepaged /proc/$p/stack; then
 	fail "khugepaged ($p) still runs mlock_audit's code"
 fi
-rmmod mlock_audit || fail "rmmod mlock_audit after the replacement failed"
+rm_modules || fail "rmmod of the modules after the replacement failed"
 unhold
 drain
 ml2=$(meminfo_kb Mlocked) ue2=$(meminfo_kb Unevictable)

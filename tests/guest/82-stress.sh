@@ -79,6 +79,8 @@ while [ "$(date +%s)" -lt $end ] || [ $cycles -lt 50 ]; do
 	if [ $cycles = 9 ] || [ $cycles = 39 ]; then
 		t0=$(date +%s)
 		modprobe mlock_audit || fail "modprobe failed in cycle $cycles"
+		wait_for 300 fixes_requested || fail "the fixes module still loading 300 s after modprobe (cycle $cycles)"
+		fixes_loaded || fail "the fixes module was not loaded in cycle $cycles: $(grep -m1 '^fix=' $DBG/fixes)"
 		while [ "$(cat $LP/transition 2>/dev/null)" = 1 ]; do
 			[ $(($(date +%s) - t0)) -le 300 ] ||
 				fail "livepatch transition not complete 300 s after modprobe (cycle $cycles)"
@@ -96,10 +98,13 @@ while [ "$(date +%s)" -lt $end ] || [ $cycles -lt 50 ]; do
 		info "cycle $cycles: livepatch enabled in $((t1 - t0)) s, disabled in $(($(date +%s) - t1)) s"
 	else
 		modprobe mlock_audit fixes=none || fail "modprobe failed in cycle $cycles"
+		# the fixes module by hand: it registers, selects nothing
+		modprobe mlock_audit_fixes || fail "modprobe mlock_audit_fixes failed in cycle $cycles"
 	fi
 	cat $DBG/summary >/dev/null || fail "summary unreadable in cycle $cycles"
 	# a reader holding a file open pins the module: rmmod says "in use"
 	n=0
+	! fixes_loaded || rmmod mlock_audit_fixes || fail "rmmod mlock_audit_fixes failed in cycle $cycles"
 	until rmmod mlock_audit 2>/dev/null; do
 		n=$((n + 1))
 		[ $n -le 50 ] || fail "rmmod still refused 5 s into cycle $cycles"

@@ -83,7 +83,7 @@ info "disable under load: $t_off ms; khugepaged pid $p1 -> $p2; $(grep '^fix=sca
 [ -n "$p2" ] && [ "$p2" != "$p1" ] || fail "khugepaged was not replaced back (pid $p1 -> '$p2')"
 runs_ma "$p2" && fail "khugepaged still runs ma_khugepaged after disable"
 [ "$(nice_of $p2)" = 19 ] || fail "stock khugepaged has nice $(nice_of $p2), want 19"
-rmmod mlock_audit || fail "rmmod after disable failed"
+rm_modules || fail "rmmod after disable failed"
 settings | cmp -s - /tmp/sr.before || fail "settings changed by disable: $(settings | diff /tmp/sr.before - | grep '^[-+][^-+]' | tr '\n' ' ')"
 
 # Reversal: disable while the enable transition may still be running.
@@ -93,10 +93,11 @@ ma-scanresume 10000 32 1 600 >/dev/null &
 spid=$!
 sleep 1
 modprobe mlock_audit fixes=scanresume || fail "modprobe for the reversal failed"
-was=$(cat /sys/kernel/livepatch/mlock_audit/transition 2>/dev/null)
+wait_for 60 fixes_requested || fail "the fixes module still loading 60 s after modprobe"
+was=$(cat $LP/transition 2>/dev/null)
 t0=$(ms)
 lp_disable
-rmmod mlock_audit || fail "rmmod after the reversal failed"
+rm_modules || fail "rmmod after the reversal failed"
 p3=$(kh_pid)
 info "reversal (transition=$was when disabled): $(($(ms) - t0)) ms to unload; khugepaged pid $p3"
 [ -n "$p3" ] || fail "no khugepaged after the reversal"

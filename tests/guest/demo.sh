@@ -93,9 +93,9 @@ else
 	show "fault fix $(fixline fault)"
 fi
 
-step "echo 0 > /sys/kernel/livepatch/mlock_audit/enabled; rmmod mlock_audit"
+step "echo 0 > /sys/kernel/livepatch/mlock_audit_fixes/enabled; rmmod mlock_audit_fixes mlock_audit"
 lp_disable
-rmmod mlock_audit || fail "rmmod mlock_audit"
+rm_modules || fail "rmmod mlock_audit_fixes mlock_audit"
 loaded && fail "the module is still loaded"
 drain
 m3=$(($(meminfo_kb Mlocked) - m0))

@@ -3,7 +3,7 @@
 # MLOCK_AUDIT_BREAK=hold and the test module /add/ma_hold.ko:
 #
 #   WINDOW_MODE=fixed run-all enable-window.sh   the module installed
-#   WINDOW_MODE=early run-all enable-window.sh   /add/mlock_audit-early.ko
+#   WINDOW_MODE=early run-all enable-window.sh   the modules of /add/early
 #       (hold_early_mlock: large folios mlocked from the start of the
 #       transition, as before issue 15)
 #
@@ -18,8 +18,8 @@
 # The script prints "window: N of M large pages mlocked" for the host test.
 . ./lib.sh
 case ${WINDOW_MODE:-} in
-fixed) mod="modprobe mlock_audit" ;;
-early) mod="insmod /add/mlock_audit-early.ko" ;;
+fixed) ;;
+early) use_modules /add/early ;;
 *) fail "WINDOW_MODE must be fixed or early, not '${WINDOW_MODE:-}'" ;;
 esac
 [ -f /add/ma_hold.ko ] || fail "no /add/ma_hold.ko: tests/host/enable-window runs this script"
@@ -35,6 +35,7 @@ cleanup() {
 	umount /mnt/xfs 2>/dev/null
 	kh_holder_end
 	knobs_restore
+	modules_restore
 }
 trap cleanup EXIT
 unload
@@ -45,7 +46,8 @@ wpid=$FIFO_PID
 tid=$(sed -n 's/^ready .*tid=\([0-9]*\).*/\1/p' /tmp/window.out)
 wait_for 30 file_is $HOLD/waiting 1 || fail "ma-window's thread does not wait in ma_hold"
 
-$mod fixes=mlock || fail "$mod fixes=mlock failed"
+modprobe mlock_audit fixes=mlock || fail "modprobe mlock_audit fixes=mlock failed"
+wait_for 60 fixes_requested || fail "the fixes module still loading 60 s after modprobe"
 sleep 2
 [ "$(cat $LP/transition)" = 1 ] || fail "the transition completed while a thread waits in ma_hold (not a hold build?)"
 [ "$(cat /proc/$wpid/task/$tid/patch_state)" = 0 ] || fail "the waiting thread was switched"

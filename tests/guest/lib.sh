@@ -12,7 +12,10 @@ fail() { echo "FAIL: $*"; echo "FAIL: $*" >>/tmp/ma.failed; exit 1; }
 skip() { echo "SKIP: $*"; exit $KSFT_SKIP; }
 info() { echo "  $*"; }
 
-LP=/sys/kernel/livepatch/mlock_audit
+# The live fixes are the module mlock_audit_fixes, which the audit
+# (mlock_audit) loads once its own init is done; its livepatch is named
+# after it.
+LP=/sys/kernel/livepatch/mlock_audit_fixes
 
 # Speed limits are set for the stock kernels. The debug kernel (KASAN,
 # lockdep, kmemleak; make check-debug) does the same work 3 to 7 times
@@ -23,6 +26,13 @@ TIME_SCALE=1
 [ "${MA_VARIANT:-}" = debug ] && TIME_SCALE=4
 
 loaded() { [ -d /sys/module/mlock_audit ]; }
+fixes_loaded() { [ -d /sys/module/mlock_audit_fixes ]; }
+# fixes_requested: the audit has had its answer about the fixes module
+# (loaded and live, refused, or not asked for with fixes=none)
+fixes_requested() {
+	! grep -q 'detail=loading the fixes module' $DBG/fixes 2>/dev/null &&
+		{ ! fixes_loaded || file_is /sys/module/mlock_audit_fixes/initstate live; }
+}
 
 # wait_for SECONDS CMD...: run CMD every 0.1 s until it succeeds; status 1
 # when it still fails after SECONDS
@@ -75,7 +85,7 @@ knobs_restore() {
 	while read -r kf kv; do echo "$kv" >"$kf"; done </tmp/knobs.saved
 	rm -f /tmp/knobs.saved
 }
-trap 'kh_holder_end; knobs_restore' EXIT
+trap 'kh_holder_end; knobs_restore; modules_restore' EXIT
 # not_switched: every task (thread) an enable transition has not switched
 # yet, with the top of its kernel stack
 not_switched() {
@@ -84,10 +94,12 @@ not_switched() {
 		echo "  not switched: ${p#/proc/} $(cat $p/comm) $(head -n 2 $p/stack | tr '\n' ' ')"
 	done
 }
-# load [PARAM=VALUE...]: modprobe with those module parameters; when that
-# enables the livepatch, wait until its transition is complete
+# load [PARAM=VALUE...]: modprobe with those module parameters; wait
+# for the audit's request of the fixes module, and when that enables the
+# livepatch, until its transition is complete
 load() {
 	loaded || modprobe mlock_audit "$@" || fail "modprobe mlock_audit $* failed"
+	wait_for 60 fixes_requested || fail "the fixes module still loading 60 s after modprobe"
 	n=0
 	while [ "$(cat $LP/transition 2>/dev/null)" = 1 ]; do
 		if [ $n -ge 900 ]; then
@@ -109,7 +121,36 @@ lp_disable() {
 	wait_for 60 sh -c "! grep -q '^fix=mlock .*undo=running' $DBG/fixes 2>/dev/null" ||
 		fail "the mlock fix's undo still running 60 s after the disable: $(grep '^fix=mlock' $DBG/fixes)"
 }
-unload() { ! loaded || { lp_disable; rmmod mlock_audit; } || fail "rmmod mlock_audit failed"; }
+# rm_modules: rmmod the fixes module (its livepatch disabled) and the audit
+rm_modules() {
+	! fixes_loaded || rmmod mlock_audit_fixes || return 1
+	rmmod mlock_audit
+}
+# use_modules DIR: install DIR's mlock_audit.ko and mlock_audit_fixes.ko
+# (another build of them) in place of the suite's, for modprobe and for
+# the audit's request of the fixes module; modules_restore (at exit)
+# puts the suite's back
+use_modules() {
+	um_dir=$(dirname "$(modinfo -n mlock_audit)")
+	if [ ! -d /tmp/modules.saved ]; then
+		mkdir -p /tmp/modules.saved
+		cp "$um_dir"/mlock_audit.ko "$um_dir"/mlock_audit_fixes.ko /tmp/modules.saved/ ||
+			fail "cannot keep the suite's modules"
+	fi
+	cp "$1"/mlock_audit.ko "$1"/mlock_audit_fixes.ko "$um_dir"/ || fail "cannot install the modules of $1"
+}
+modules_restore() {
+	[ -d /tmp/modules.saved ] || return 0
+	cp /tmp/modules.saved/*.ko "$(dirname "$(modinfo -n mlock_audit)")"/ && rm -rf /tmp/modules.saved
+}
+# unload: disable the livepatch, then remove the fixes module and the audit
+unload() {
+	loaded || return 0
+	# a request of the fixes module still running would race the rmmod
+	wait_for 60 fixes_requested || fail "the fixes module still loading 60 s after modprobe"
+	lp_disable
+	rm_modules || fail "rmmod mlock_audit_fixes mlock_audit failed"
+}
 # kh_tune SLEEP_MS PAGES: set khugepaged's scan_sleep_millisecs and
 # pages_to_scan, keeping the old values for kh_restore
 KH=/sys/kernel/mm/transparent_hugepage/khugepaged

@@ -140,13 +140,19 @@ static DECLARE_WORK(ma_repair_work, ma_repair_fn);
  * takes, unless the fix is in force again (a reversed disable, whose
  * repair mlocks again what is mapped); unload waits for it.
  */
+/* the undo's munlock of one folio, under its page-table lock */
+static void ma_undo_folio(struct folio *folio)
+{
+	compat_munlock_folio_all(folio);
+}
+
 static void ma_undo_fn(struct work_struct *work)
 {
 	unsigned long pages = 0;
 	int ret;
 
 	WRITE_ONCE(ma_undo_state, MA_REPAIR_RUNNING);
-	ret = ma_audit_undo(&pages, &ma_undo_stop);
+	ret = ma_audit_undo(&pages, &ma_undo_stop, ma_undo_folio);
 	WRITE_ONCE(ma_undone_pages, pages);
 	WRITE_ONCE(ma_undo_state, ret ? MA_REPAIR_STOPPED : MA_REPAIR_DONE);
 	pr_info("mlock fix: disabled; munlocked %lu pages it had mlocked%s\n",

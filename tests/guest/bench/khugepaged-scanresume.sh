@@ -6,7 +6,7 @@
 # its mmap_lock for writing. Per mode, ROUNDS times: the time until every
 # range is a huge page. The modes: "none" (fixes=none: stock khugepaged),
 # "scanresume" (the fix, where it is carried) and "copy": the module built
-# with MLOCK_AUDIT_BREAK=noop_scanresume, given as $COPY_KO, loaded with
+# with MLOCK_AUDIT_BREAK=noop_scanresume, given as the modules in $COPY, loaded with
 # fixes=scanresume: the module's own copy of khugepaged's loop, without
 # the resume, so that the gain is measured against the same copy. BENCH
 # lines for tests/bench.
@@ -29,11 +29,11 @@ state=$(fix_state scanresume)
 detail=$(sed -n 's/^fix=scanresume .*detail=//p' $DBG/fixes)
 unload
 echo "BENCH scanresume_fix state=$state detail=$detail"
-COPY_KO=/add/mlock_audit-noop_scanresume.ko
+COPY=/add/noop_scanresume
 case $state in
 active)
 	modes="none scanresume"
-	[ ! -f $COPY_KO ] || modes="$modes copy"
+	[ ! -f $COPY/mlock_audit_fixes.ko ] || modes="$modes copy"
 	;;
 *) modes="none" ;;
 esac
@@ -42,8 +42,8 @@ while [ $round -le "$ROUNDS" ]; do
 	for mode in $modes; do
 		case $mode in
 		copy)
-			insmod $COPY_KO fixes=scanresume || fail "insmod $COPY_KO failed"
-			load
+			use_modules $COPY
+			load fixes=scanresume
 			;;
 		*) load fixes=$mode ;;
 		esac
@@ -52,6 +52,7 @@ while [ $round -le "$ROUNDS" ]; do
 		res=$(echo "$out" | grep -E '^(collapsed|timeout)_ms=')
 		echo "BENCH scanresume round=$round fixes=$mode $res full_scans=$(($(cat $K/full_scans) - f0)) $(grep '^fix=scanresume' $DBG/fixes | grep -o 'resumed_visits=[0-9]*')"
 		unload
+		modules_restore
 	done
 	round=$((round + 1))
 done
