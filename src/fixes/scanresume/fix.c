@@ -10,9 +10,11 @@
  * patch would never complete. A work item therefore replaces the thread
  * while a transition of our patch is in progress, polling every 100 ms:
  *
- *  - under khugepaged_mutex, which start_stop_khugepaged() holds whenever
- *    it starts or stops the thread, so a concurrent write to the THP
- *    "enabled" files neither loses nor doubles a thread;
+ *  - the new thread takes the old one's place under khugepaged_mutex,
+ *    which start_stop_khugepaged() holds whenever it starts or stops the
+ *    thread, so a concurrent write to the THP "enabled" files neither
+ *    loses nor doubles a thread; the mutex is not held while the old
+ *    thread finishes its pass;
  *  - only when the running thread is not yet in the transition's target
  *    state, and only once kthreadd is: a new kthread takes kthreadd's
  *    patch state (klp_copy_process()), and the new thread is created from
@@ -43,11 +45,9 @@
  * livepatch services ship) does, with a nop that sends the thread back to
  * the kernel's khugepaged(). So the work keeps watching, every 500 ms, for
  * as long as the fix is in the patch: a transition of another livepatch
- * that leaves the thread unswitched, and not in a pass, for
- * MA_SWAP_FOREIGN polls gets the same thread swap, into that transition's
- * target state. A thread in a pass (checked again just before it is
- * stopped) is left to finish it: it is switched, or swapped, once it waits
- * (or sleeps after a failed huge page allocation). The work never
+ * that leaves the thread unswitched for MA_SWAP_FOREIGN polls in a row
+ * gets the same thread swap, into that transition's target state, whether
+ * the thread is in a pass or not (it finishes the pass first). The work never
  * dereferences the other patch (it may go at any time); fixes.c notices
  * when ours was replaced.
  */
@@ -168,13 +168,20 @@ static void ma_khugepaged_settle(struct task_struct *new, int nice)
  * thread is created and given the old one's attributes before
  * khugepaged_mutex is taken: cgroup_attach_task_all() takes the CPU
  * hotplug lock, which memory onlining holds when it takes khugepaged_mutex
- * (khugepaged_min_free_kbytes_update()). Under the mutex the thread is
- * swapped only if it is still the one the attributes came from.
+ * (khugepaged_min_free_kbytes_update()). Under the mutex the new thread,
+ * not yet woken, takes the old one's place, if that is still the running
+ * thread; start_stop_khugepaged() then sees only the new one (it may stop
+ * it, before it ever runs). The old thread is stopped with the mutex let
+ * go: kthread_stop() waits for it to finish the pass it is in, which may
+ * wait on an mmap_lock for long, and writes to the THP "enabled" files
+ * and memory onlining must not wait behind that. The new thread is woken
+ * only then, so two scanners never run at once, and only if it is still
+ * the one in place.
  */
 static void ma_khugepaged_swap(int target, bool foreign)
 {
 	struct task_struct *old, *new;
-	bool swapped = false;
+	bool placed = false, woken = false;
 	int nice;
 
 	mutex_lock(ma_kh.mutex);
@@ -200,14 +207,24 @@ static void ma_khugepaged_swap(int target, bool foreign)
 	}
 	nice = task_nice(old);
 	ma_khugepaged_copy_attrs(old, new);
+	get_task_struct(new);
 
 	mutex_lock(ma_kh.mutex);
-	/* for another livepatch, a thread that began a pass meanwhile stays */
-	if (*ma_kh.thread == old && READ_ONCE(old->patch_state) != target &&
-	    !(foreign && READ_ONCE(ma_khugepaged_in_pass))) {
-		kthread_stop(old);
+	if (*ma_kh.thread == old && READ_ONCE(old->patch_state) != target) {
 		*ma_kh.thread = new;
-		get_task_struct(new);
+		placed = true;
+	}
+	mutex_unlock(ma_kh.mutex);
+	if (!placed) {
+		/* khugepaged was stopped or restarted meanwhile */
+		kthread_stop(new);
+		put_task_struct(new);
+		goto out;
+	}
+	kthread_stop(old);
+
+	mutex_lock(ma_kh.mutex);
+	if (*ma_kh.thread == new) {
 		/*
 		 * ma_khugepaged() sleeps out the old thread's scan sleep (a
 		 * thread that runs the kernel's khugepaged() never reads it,
@@ -218,31 +235,29 @@ static void ma_khugepaged_swap(int target, bool foreign)
 		wake_up_process(new);
 		if (!list_empty(&ma_kh.scan->mm_head))
 			wake_up_interruptible(ma_kh.wait);
-		swapped = true;
+		woken = true;
 	}
 	mutex_unlock(ma_kh.mutex);
-	if (!swapped) {
-		/* khugepaged was stopped, restarted or began a pass meanwhile */
-		kthread_stop(new);
-		goto out;
+	if (woken) {
+		ma_khugepaged_settle(new, nice);
+		atomic_long_inc(&ma_swaps);
+		if (foreign)
+			atomic_long_inc(&ma_swap_foreign);
 	}
-	ma_khugepaged_settle(new, nice);
+	/* else start_stop_khugepaged() stopped it before it ran */
 	put_task_struct(new);
-	atomic_long_inc(&ma_swaps);
-	if (foreign)
-		atomic_long_inc(&ma_swap_foreign);
 out:
 	put_task_struct(old);
 }
 
 /*
- * Is the khugepaged thread outside the state @target, and not in a pass
- * of ma_khugepaged()? Another livepatch's transition switches a waiting
- * thread unless it changes khugepaged() itself; a thread in a pass is left
- * to finish it, and is switched or swapped once it waits. A thread in the
- * kernel's khugepaged() (after a swap onto a cumulative livepatch's nop)
- * is never in a pass by this flag: it is swapped back if that transition
- * is reversed.
+ * Is the khugepaged thread outside the state @target? Another livepatch's
+ * transition switches a waiting thread unless that livepatch changes
+ * khugepaged() itself (a cumulative one does, with a nop), and a thread
+ * that scans back to back (scan_sleep_millisecs 0, or passes longer than
+ * the sleep) is hardly ever seen waiting: the swap does not wait for a
+ * gap between passes, since kthread_stop() lets the old thread finish its
+ * pass.
  */
 static bool ma_khugepaged_stuck(int target)
 {
@@ -251,8 +266,7 @@ static bool ma_khugepaged_stuck(int target)
 
 	mutex_lock(ma_kh.mutex);
 	t = *ma_kh.thread;
-	ret = t && READ_ONCE(t->patch_state) != target &&
-	      !READ_ONCE(ma_khugepaged_in_pass);
+	ret = t && READ_ONCE(t->patch_state) != target;
 	mutex_unlock(ma_kh.mutex);
 	return ret;
 }

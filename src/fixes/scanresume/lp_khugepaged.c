@@ -64,7 +64,6 @@
 
 atomic_long_t ma_scanresume_resumes;	/* visits that did not start at 0 */
 struct task_struct *ma_khugepaged_successor;
-bool ma_khugepaged_in_pass;
 
 static bool ma_mm_exiting(struct mm_struct *mm)
 {
@@ -531,9 +530,7 @@ static void ma_do_scan(struct collapse_control *cc)
 			if (!wait)
 				break;
 			wait = false;
-			WRITE_ONCE(ma_khugepaged_in_pass, false);
 			ma_alloc_sleep();
-			WRITE_ONCE(ma_khugepaged_in_pass, true);
 		}
 	}
 }
@@ -592,9 +589,7 @@ int ma_khugepaged(void *none)
 		ma_continue_sleep();
 	}
 	while (!kthread_should_stop()) {
-		WRITE_ONCE(ma_khugepaged_in_pass, true);
 		ma_do_scan(ma_kh.collapse_control);
-		WRITE_ONCE(ma_khugepaged_in_pass, false);
 		ma_wait_work();
 	}
 

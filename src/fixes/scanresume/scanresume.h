@@ -16,8 +16,6 @@ extern atomic_long_t ma_scanresume_resumes;
 void ma_scanresume_forget(void);
 /* the thread fixes/scanresume/fix.c put in place of one that ran ma_khugepaged() */
 extern struct task_struct *ma_khugepaged_successor;
-/* ma_khugepaged() is in a pass (not in a wait or an allocation sleep) */
-extern bool ma_khugepaged_in_pass;
 
 /* What the fix relies on in the kernel (mirrors.c), for its guard */
 extern const struct ma_layout ma_scanresume_layout;
