@@ -132,6 +132,12 @@ static void ma_repair_fn(struct work_struct *work)
 
 static DECLARE_WORK(ma_repair_work, ma_repair_fn);
 
+/* the undo's munlock of one folio, under its page-table lock */
+static void ma_undo_folio(struct folio *folio)
+{
+	compat_munlock_folio_all(folio);
+}
+
 /*
  * 6.1: the undo, queued when the fix goes. It is not run in the
  * livepatch's callback: it may wait long for an mmap_lock (a writer stuck
@@ -140,12 +146,6 @@ static DECLARE_WORK(ma_repair_work, ma_repair_fn);
  * takes, unless the fix is in force again (a reversed disable, whose
  * repair mlocks again what is mapped); unload waits for it.
  */
-/* the undo's munlock of one folio, under its page-table lock */
-static void ma_undo_folio(struct folio *folio)
-{
-	compat_munlock_folio_all(folio);
-}
-
 static void ma_undo_fn(struct work_struct *work)
 {
 	unsigned long pages = 0;
