@@ -59,21 +59,33 @@ runs_ma "$p1" || fail "the new khugepaged does not run ma_khugepaged: $(head -n 
 settings | cmp -s - /tmp/sr.before || fail "settings changed by enable: $(settings | diff /tmp/sr.before - | grep '^[-+][^-+]' | tr '\n' ' ')"
 
 # It collapses, and resumes a contended mm (one that starts now, so that
-# the stock khugepaged did none of its work).
+# the stock khugepaged did none of its work). Whether khugepaged ever
+# loses the trylock to the writer is up to scheduling: a run in which it
+# never did (6.1 once collapsed all 32 ranges in 739 ms, against 1.8 to
+# 4.5 s in other runs) shows nothing either way, so a run without a
+# resumed visit is tried again, three runs in all.
 kill $spid 2>/dev/null
 wait $spid 2>/dev/null
-ma-scanresume 10000 32 1 600 >/tmp/sr.out &
-spid=$!
-c0=$(cat $K/pages_collapsed)
-n=0
-until grep -q '^collapsed_ms=' /tmp/sr.out; do
-	[ $n -ge 600 ] && fail "the contended mm was not collapsed in 60 s with the fix: $(cat /tmp/sr.out | tr '\n' ' ') pages_collapsed +$(($(cat $K/pages_collapsed) - c0))"
-	sleep 0.1
-	n=$((n + 1))
+resumed=0 try=1
+while [ "$resumed" = 0 ] && [ $try -le 3 ]; do
+	ma-scanresume 10000 32 1 600 >/tmp/sr.out &
+	spid=$!
+	c0=$(cat $K/pages_collapsed)
+	n=0
+	until grep -q '^collapsed_ms=' /tmp/sr.out; do
+		[ $n -ge 600 ] && fail "the contended mm was not collapsed in 60 s with the fix: $(cat /tmp/sr.out | tr '\n' ' ') pages_collapsed +$(($(cat $K/pages_collapsed) - c0))"
+		sleep 0.1
+		n=$((n + 1))
+	done
+	resumed=$(fixes_field resumed_visits)
+	info "with the fix, run $try: contended mm $(grep -E '^(collapsed|timeout)' /tmp/sr.out); resumed_visits=$resumed"
+	if [ "$resumed" = 0 ] && [ $try -lt 3 ]; then
+		kill $spid 2>/dev/null
+		wait $spid 2>/dev/null
+	fi
+	try=$((try + 1))
 done
-resumed=$(fixes_field resumed_visits)
-info "with the fix: contended mm $(grep -E '^(collapsed|timeout)' /tmp/sr.out); resumed_visits=$resumed"
-[ "$resumed" -gt 0 ] || fail "no visit of the contended mm was resumed past 0"
+[ "$resumed" -gt 0 ] || fail "no visit of the contended mm was resumed past 0 (3 runs)"
 
 t0=$(ms)
 lp_disable
