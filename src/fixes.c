@@ -288,29 +288,6 @@ static bool ma_fix_queue(struct ma_fix *fix, unsigned int *n)
 	return true;
 }
 
-/*
- * The fixes built out because the kernel's System.map lacks a kernel
- * symbol they reach, or has it twice (Kbuild, tools/ksym-check.c).
- */
-static const struct {
-	const char *fix, *why;
-} ma_fixes_out[] = {
-#define MA_FIX_OUT(fix, why) { fix, why },
-#include "fixes_out.h"
-#undef MA_FIX_OUT
-	{ }
-};
-
-static const char *ma_fix_out(const struct ma_fix *fix)
-{
-	unsigned int i;
-
-	for (i = 0; ma_fixes_out[i].fix; i++)
-		if (!strcmp(ma_fixes_out[i].fix, fix->name))
-			return ma_fixes_out[i].why;
-	return NULL;
-}
-
 /* Test-only (MLOCK_AUDIT_BREAK=unsupported): every fix that could be active is not. */
 #ifdef MLOCK_AUDIT_BREAK_UNSUPPORTED
 static const bool ma_break_unsupported = true;
@@ -344,9 +321,9 @@ int ma_fixes_init(void)
 		if (fix->upstream) {
 			fix->state = MA_FIX_UPSTREAM;
 			fix->detail = fix->upstream;
-		} else if (ma_fix_out(fix)) {
+		} else if (ma_link_fix_out(fix->name)) {
 			fix->state = MA_FIX_UNSUPPORTED;
-			fix->detail = ma_fix_out(fix);
+			fix->detail = ma_link_fix_out(fix->name);
 		} else if (fix->unsupported) {
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = fix->unsupported;

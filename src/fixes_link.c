@@ -35,9 +35,34 @@
 #include <linux/workqueue.h>
 
 #include "fixes_link.h"
+#include "fix_states.h"
 
 /* Kbuild's MA_FIXES, in the order both modules list them. */
 static const char *const ma_fix_names[] = { MA_FIX_NAME_ENTRIES };
+
+/* What the build-time probes say of each fix (fix_states.h), same order */
+static const struct {
+	const char *upstream, *unsupported;
+} ma_fix_build[] = {
+#define MA_FIX_BUILD(FIX) { MA_##FIX##_UPSTREAM, MA_##FIX##_UNSUPPORTED }
+	MA_FIX_BUILD_ENTRIES
+#undef MA_FIX_BUILD
+};
+
+static_assert(ARRAY_SIZE(ma_fix_build) == ARRAY_SIZE(ma_fix_names));
+
+/*
+ * The fixes built out because the kernel's System.map lacks a kernel
+ * symbol they reach, or has it twice (Kbuild, tools/ksym-check.c).
+ */
+static const struct {
+	const char *fix, *why;
+} ma_fixes_out[] = {
+#define MA_FIX_OUT(fix, why) { fix, why },
+#include "fixes_out.h"
+#undef MA_FIX_OUT
+	{ }
+};
 
 static char *ma_fixes_param;
 module_param_named(fixes, ma_fixes_param, charp, 0444);
@@ -270,6 +295,23 @@ bool ma_link_selected(unsigned int i, bool *named)
 EXPORT_SYMBOL_GPL(ma_link_selected);
 
 /**
+ * ma_link_fix_out() - why a fix is built out of this build, if it is.
+ * @name: the fix
+ *
+ * Return: the reason (from the kernel's System.map), or NULL.
+ */
+const char *ma_link_fix_out(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; ma_fixes_out[i].fix; i++)
+		if (!strcmp(ma_fixes_out[i].fix, name))
+			return ma_fixes_out[i].why;
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(ma_link_fix_out);
+
+/**
  * ma_allow_unverified() - the administrator asked for unverified fixes.
  *
  * Return: allow_unverified=.
@@ -284,7 +326,9 @@ EXPORT_SYMBOL_GPL(ma_allow_unverified);
  * ma_link_show() - the "fixes" debugfs file (format in README.md).
  * @m: the seq_file
  *
- * Without the fixes module, each fix is listed with why it is not there.
+ * Without the fixes module, each fix is listed with why it is not there,
+ * unless the build already tells: a fix the kernel has is "upstream", one
+ * it cannot carry "unsupported", as the fixes module would say.
  *
  * Return: 0.
  */
@@ -315,8 +359,19 @@ int ma_link_show(struct seq_file *m)
 		detail = "the fixes module " MA_FIXES_MODULE " was unloaded";
 	}
 	seq_puts(m, "livepatch state=none transition_ms=-1 rmap_mlocks=0 referenced_mlocks=0 unmap_mlocks=0 fault_whole_folios=0 faultaround_whole_folios=0\n");
-	for (i = 0; i < ARRAY_SIZE(ma_fix_names); i++)
-		seq_printf(m, "fix=%s state=%s detail=%s\n", ma_fix_names[i], state, detail);
+	for (i = 0; i < ARRAY_SIZE(ma_fix_names); i++) {
+		const char *out = ma_link_fix_out(ma_fix_names[i]);
+
+		if (ma_fix_build[i].upstream)
+			seq_printf(m, "fix=%s state=upstream detail=%s\n", ma_fix_names[i],
+				   ma_fix_build[i].upstream);
+		else if (out || ma_fix_build[i].unsupported)
+			seq_printf(m, "fix=%s state=unsupported detail=%s\n", ma_fix_names[i],
+				   out ? out : ma_fix_build[i].unsupported);
+		else
+			seq_printf(m, "fix=%s state=%s detail=%s\n", ma_fix_names[i], state,
+				   detail);
+	}
 out:
 	mutex_unlock(&ma_link_mutex);
 	return 0;

@@ -31,5 +31,6 @@ void ma_link_register(const struct ma_fixes_ops *ops);
 void ma_link_unregister(void);
 bool ma_link_selected(unsigned int i, bool *named);
 bool ma_allow_unverified(void);
+const char *ma_link_fix_out(const char *name);
 
 #endif /* _MLOCK_AUDIT_FIXES_LINK_H */

@@ -16,9 +16,10 @@
 # 1 MiB folio and a 4 KiB page mlocked on 6.12 in this workload. Where the kernel has
 # the fix itself (7.3, not replaced) the race is the kernel's: a residue
 # of page cache left mlocked is printed (RESIDUE); it must be in the
-# reference file (the only file that outlives the workers; ma-kpcache, by
-# kpageflags), no larger than what the race stranded meanwhile (vmstat
-# unevictable_pgs_stranded), and gone once the file systems are unmounted.
+# reference file or the text of ma-stress, whose workers mlockall() (the
+# only files they lock that outlive them; ma-kpcache, by kpageflags), no
+# larger than what the race stranded meanwhile (vmstat
+# unevictable_pgs_stranded), and gone with that page cache (stress_residue).
 . ./lib.sh
 unload
 SECONDS_=${STRESS_SECONDS:-90}

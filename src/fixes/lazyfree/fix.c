@@ -8,27 +8,7 @@
  * Disabling needs no undo: nothing was changed, only not collapsed.
  */
 #include "lazyfree.h"
-
-/*
- * This fix on the kernel built for (fix.mk): already in the kernel,
- * carried on a 6.12-like (COMPAT_LAZYFREE_FIX_FOLIO) or 6.1-like
- * (COMPAT_LAZYFREE_FIX_PAGE) hpage_collapse_scan_pmd(), or not carried.
- */
-#if defined(COMPAT_NO_THP)
-#define MA_LAZYFREE_UPSTREAM NULL
-#define MA_LAZYFREE_UNSUPPORTED COMPAT_NO_THP_REASON
-#elif defined(COMPAT_LAZYFREE_FIX_IS_UPSTREAM)
-#define MA_LAZYFREE_UPSTREAM \
-	"include/linux/page-flags.h defines folio_test_lazyfree(): seed 003 is merged (v7.2, \"mm: khugepaged: skip lazy-free folios\")"
-#define MA_LAZYFREE_UNSUPPORTED NULL
-#elif defined(MA_CARRY_LAZYFREE)
-#define MA_LAZYFREE_UPSTREAM NULL
-#define MA_LAZYFREE_UNSUPPORTED NULL
-#else
-#define MA_LAZYFREE_UPSTREAM NULL
-#define MA_LAZYFREE_UNSUPPORTED \
-	"no known form of khugepaged's hpage_collapse_scan_pmd() in this kernel"
-#endif
+#include "fix_states.h"
 
 #ifdef MA_CARRY_LAZYFREE
 static struct klp_func ma_lazyfree_funcs[] = {

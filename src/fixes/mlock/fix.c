@@ -36,33 +36,12 @@
 
 #include "audit.h"
 #include "mlock.h"
+#include "fix_states.h"
 
-/*
- * This fix on the kernel built for (fix.mk): already in the kernel, carried
- * (COMPAT_MLOCK_FIX_FOLIO_RMAP, the 6.12 form, or COMPAT_MLOCK_FIX_PAGE_RMAP,
- * the 6.1 form), or not carried on this kernel.
- */
-#if defined(COMPAT_NO_THP)
-#define MA_MLOCK_UPSTREAM NULL
-#define MA_MLOCK_UNSUPPORTED COMPAT_NO_THP_REASON
-#elif defined(COMPAT_MLOCK_FIX_IS_UPSTREAM)
-#define MA_MLOCK_UPSTREAM \
-	"include/linux/rmap.h defines PVMW_PGTABLE_CROSSED: seed 000 is merged (v6.18, 2db579838296..ab521b4142aa)"
-#define MA_MLOCK_UNSUPPORTED NULL
-#elif defined(COMPAT_MLOCK_FIX_FOLIO_RMAP)
-#define MA_MLOCK_UPSTREAM NULL
-#define MA_MLOCK_UNSUPPORTED NULL
-#elif defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
-#define MA_MLOCK_UPSTREAM NULL
-#define MA_MLOCK_UNSUPPORTED NULL
 /* 6.1 never munlocks a PTE-mapped large folio: disabling must */
+#ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
 #define MA_MLOCK_UNDO 1
 #else
-#define MA_MLOCK_UPSTREAM NULL
-#define MA_MLOCK_UNSUPPORTED "no known rmap interface in this kernel"
-#endif
-
-#ifndef MA_MLOCK_UNDO
 #define MA_MLOCK_UNDO 0
 #endif
 

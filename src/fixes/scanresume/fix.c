@@ -67,21 +67,7 @@
 
 #include "scanresume.h"
 #include "layout.h"
-
-/*
- * This fix on the kernel built for (fix.mk): in no released kernel.
- * Carried on a khugepaged() of the 7.3 form (COMPAT_SCANRESUME_FIX_MTHP),
- * the 6.12 form (COMPAT_SCANRESUME_FIX_ORDERS) or the 6.1 form
- * (COMPAT_SCANRESUME_FIX_VMA_CHECK).
- */
-#if defined(COMPAT_NO_THP)
-#define MA_SCANRESUME_UNSUPPORTED COMPAT_NO_THP_REASON
-#elif defined(MA_CARRY_SCANRESUME)
-#define MA_SCANRESUME_UNSUPPORTED NULL
-#else
-#define MA_SCANRESUME_UNSUPPORTED \
-	"no known form of khugepaged() in this kernel"
-#endif
+#include "fix_states.h"
 
 #ifdef MA_CARRY_SCANRESUME
 #include "khugepaged_internal.h"
