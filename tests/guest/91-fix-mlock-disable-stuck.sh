@@ -1,5 +1,6 @@
 # Disabling the livepatch must not wait behind a process whose mmap_lock
-# is held for writing by a task stuck in D state (issue 15). ma-stuck
+# is held for writing by a task stuck in D state (issue 15), nor behind
+# a folio locked for I/O on a device that does not answer (phase 3). ma-stuck
 # holds a locked 8 MiB mapping of an XFS file, then freezes the file
 # system: one thread waits in page_mkwrite() for the thaw, another in
 # munmap() with the mmap_lock taken or queued for writing.
@@ -7,6 +8,12 @@
 #     (repair=running: the scenario is real).
 #  2. Stuck after the load: the fix has mlocked the mapping (Mlocked grew
 #     by its size), so on 6.1 the undo at disable has work in that mm.
+#  3. A folio locked: the test module ma_lruhold holds the folio lock of
+#     the file's first folio (large, not mlocked by the stock kernel) as a
+#     read or a writeback in flight holds it until its device answers, so
+#     the repair waits for it (repair=running); once the disable has
+#     completed, the repair must say "stopped" although the folio is still
+#     locked.
 # Each time, writing 0 to the livepatch's "enabled" must complete, the
 # livepatch gone, within 15 s while the file system is still frozen
 # (stock: the disable takes klp_mutex and runs our pre-unpatch callback,
@@ -24,10 +31,13 @@ knob /proc/sys/vm/compact_unevictable_allowed 0
 xfs_mount
 F=/mnt/xfs/f
 cleanup() {
+	echo release >/proc/ma_lruhold 2>/dev/null
 	ma-stuck --thaw $F 2>/dev/null
 	exec 8>&- 2>/dev/null
-	wait
+	# unhold closes the holders' input, then waits for every child
+	unhold
 	unload
+	rmmod ma_lruhold 2>/dev/null
 	umount /mnt/xfs 2>/dev/null
 	knobs_restore
 }
@@ -123,4 +133,39 @@ case $(mline) in
 esac
 stuck_end
 back_at_start 2
+
+# 3. the repair meets a folio locked for I/O
+[ -f /add/ma_lruhold.ko ] || fail "no /add/ma_lruhold.ko (tests/run builds it)"
+echo 3 >/proc/sys/vm/drop_caches
+hold --file $F --mb 8 --lock maplocked
+insmod /add/ma_lruhold.ko || fail "insmod ma_lruhold"
+echo "lock $F 0" >/proc/ma_lruhold || fail "3: ma_lruhold could not lock the first folio of $F"
+grep -q '^locked=1 order=[1-9]' /proc/ma_lruhold ||
+	fail "3: the locked folio is not a large one: $(tr '\n' ' ' </proc/ma_lruhold)"
+load
+wait_for 5 grep -q '^fix=mlock .*repair=running' $DBG/fixes ||
+	fail "3: the repair does not wait for the locked folio: $(mline)"
+sleep 2
+grep -q '^fix=mlock .*repair=running' $DBG/fixes ||
+	fail "3: the repair ended although a folio it must mlock is locked: $(mline)"
+t0=$(ms)
+echo 0 >$LP/enabled &
+while [ -d $LP ] && [ $(($(ms) - t0)) -lt 15000 ]; do sleep 0.1; done
+t_dis=$(($(ms) - t0))
+gone=yes
+[ -d $LP ] && gone=no
+line=$(mline)
+info "3: disable with a folio locked: ${t_dis} ms, livepatch gone: $gone; $line"
+echo release >/proc/ma_lruhold || fail "3: ma_lruhold release"
+[ $gone = yes ] ||
+	fail "3: the disable did not complete within 15 s while a folio was locked (it waits for the unlock)"
+case $line in
+*" repair=stopped "*) ;;
+*) fail "3: the repair is not 'stopped' once the disable completed with the folio locked: $line" ;;
+esac
+wait_for 60 sh -c "[ ! -d $LP ] && ! grep -q '^fix=mlock .*undo=running' $DBG/fixes" ||
+	fail "3: 60 s after the unlock: $(mline)"
+unhold
+rmmod ma_lruhold || fail "3: rmmod ma_lruhold"
+back_at_start 3
 exit 0

@@ -93,7 +93,8 @@ static const char *const ma_repair_names[] = {
 static enum ma_repair_state ma_undo_state;
 static unsigned long ma_repaired_pages, ma_undone_pages;
 static unsigned int ma_repair_ms;
-static bool ma_repair_stop, ma_undo_stop;
+bool ma_repair_stop;
+static bool ma_undo_stop;
 
 static void ma_repair_fn(struct work_struct *work)
 {

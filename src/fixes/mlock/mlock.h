@@ -42,6 +42,7 @@ void ma_mlock_folio(struct folio *folio);
  */
 #ifdef MA_CARRY_MLOCK
 unsigned long ma_mlock_repair_folio(struct folio *folio);
+extern bool ma_repair_stop;	/* set when the repair must end */
 #else
 static inline unsigned long ma_mlock_repair_folio(struct folio *folio)
 {

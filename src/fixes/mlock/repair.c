@@ -31,7 +31,16 @@
  * rule applies (munlocked early, mlocked again by reclaim). The counts
  * are the kernel's best effort: none is kept while the folio is off the
  * LRU.
+ *
+ * Disabling the fix stops the repair and waits for it, in the livepatch's
+ * pre-unpatch callback, with klp_mutex held: so the repair never sleeps
+ * on a lock that I/O or a stuck task may hold for as long as a device
+ * takes (the folio lock of a folio under read or write, the file's
+ * i_mmap_rwsem, an anon_vma's lock; the audit's walk does the same for
+ * mmap_lock). It tries, sleeps a millisecond, and gives up once
+ * ma_repair_stop is set.
  */
+#include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/rmap.h>
@@ -90,12 +99,22 @@ static bool ma_repair_one(struct folio *folio, struct vm_area_struct *vma,
 	return true;
 }
 
+/* Wait a little before trying a lock again; false: the repair must end. */
+static bool ma_repair_wait(void)
+{
+	if (READ_ONCE(ma_repair_stop))
+		return false;
+	usleep_range(1000, 2000);
+	return true;
+}
+
 /**
  * ma_mlock_repair_folio() - mlock @folio once per locked mapping of it.
  * @folio: a large folio, referenced by the caller, which holds the
  *         mmap_lock of an mm that mapped it (no page-table lock)
  *
- * Return: the number of pages of @folio if it was mlocked here, else 0.
+ * Return: the number of pages of @folio if it was mlocked here, else 0
+ * (also when the repair was asked to end while it waited for a lock).
  */
 unsigned long ma_mlock_repair_folio(struct folio *folio)
 {
@@ -103,13 +122,21 @@ unsigned long ma_mlock_repair_folio(struct folio *folio)
 	struct rmap_walk_control rwc = {
 		.rmap_one = ma_repair_one,
 		.arg = &ra,
+		/* a contended rmap lock: nothing visited, try again */
+		.try_lock = true,
 	};
 
-	folio_lock(folio);
+	while (!folio_trylock(folio))
+		if (!ma_repair_wait())
+			return 0;
 	/* not mlocked, still mapped, not truncated or freed meanwhile */
 	if (!folio_test_mlocked(folio) && folio_mapped(folio) &&
-	    ma_folio_raw_mapping(folio) && !folio_test_ksm(folio))
-		rmap_walk(folio, &rwc);
+	    ma_folio_raw_mapping(folio) && !folio_test_ksm(folio)) {
+		do {
+			rwc.contended = false;
+			rmap_walk(folio, &rwc);
+		} while (rwc.contended && ma_repair_wait());
+	}
 	folio_unlock(folio);
 	return ra.mlocks ? folio_nr_pages(folio) : 0;
 }

@@ -14,10 +14,21 @@
  * unloading releases it. A read gives the held folio's state:
  *   held=0|1 order=N mlocked=0|1 unevictable=0|1 mlock_count=N
  * (mlock_count means something only while the folio is unevictable).
+ *
+ * For tests/guest/91-fix-mlock-disable-stuck it also plays a read or a
+ * writeback in flight on a slow device: "lock PATH INDEX" takes the folio
+ * lock of the page-cache folio of file PATH at page INDEX and keeps it
+ * until "release" (or unloading), as I/O keeps it until the device
+ * answers; a read then has a second line:
+ *   locked=1 order=N index=N
  */
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/mutex.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
@@ -25,14 +36,43 @@
 
 static DEFINE_MUTEX(ma_lruhold_lock);
 static struct folio *ma_held;
+static struct folio *ma_locked;		/* with its file, until release */
+static struct file *ma_locked_file;
 
 static void ma_lruhold_release(void)
 {
+	if (ma_locked) {
+		folio_unlock(ma_locked);
+		folio_put(ma_locked);
+		fput(ma_locked_file);
+		ma_locked = NULL;
+	}
 	if (!ma_held)
 		return;
 	folio_set_lru(ma_held);
 	folio_put(ma_held);
 	ma_held = NULL;
+}
+
+/* filemap_lock_folio(): NULL when absent before v6.4, ERR_PTR since */
+static int ma_lruhold_lock_file(const char *path, pgoff_t index)
+{
+	struct folio *folio;
+	struct file *file;
+
+	if (ma_locked)
+		return -EBUSY;
+	file = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	folio = filemap_lock_folio(file->f_mapping, index);
+	if (IS_ERR_OR_NULL(folio)) {
+		fput(file);
+		return -ENOENT;
+	}
+	ma_locked = folio;
+	ma_locked_file = file;
+	return 0;
 }
 
 static int ma_lruhold_hold(unsigned long addr)
@@ -57,7 +97,8 @@ static ssize_t ma_lruhold_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
 	unsigned long addr;
-	char buf[48];
+	char buf[300], path[256];
+	unsigned long index;
 	int ret = -EINVAL;
 
 	if (count >= sizeof(buf))
@@ -68,6 +109,8 @@ static ssize_t ma_lruhold_write(struct file *file, const char __user *ubuf,
 	mutex_lock(&ma_lruhold_lock);
 	if (sscanf(buf, "hold %lx", &addr) == 1) {
 		ret = ma_lruhold_hold(addr);
+	} else if (sscanf(buf, "lock %255s %lu", path, &index) == 2) {
+		ret = ma_lruhold_lock_file(path, index);
 	} else if (sysfs_streq(buf, "release")) {
 		ma_lruhold_release();
 		ret = 0;
@@ -89,6 +132,9 @@ static int ma_lruhold_show(struct seq_file *m, void *v)
 			   folio_order(folio), folio_test_mlocked(folio),
 			   folio_test_unevictable(folio),
 			   folio_test_unevictable(folio) ? folio->mlock_count : 0);
+	if (ma_locked)
+		seq_printf(m, "locked=1 order=%u index=%lu\n", folio_order(ma_locked),
+			   ma_locked->index);
 	mutex_unlock(&ma_lruhold_lock);
 	return 0;
 }
@@ -120,4 +166,4 @@ static void __exit ma_lruhold_exit(void)
 module_init(ma_lruhold_init);
 module_exit(ma_lruhold_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("mlock_audit test: hold a folio off the LRU for a moment");
+MODULE_DESCRIPTION("mlock_audit test: hold a folio off the LRU, or locked, for a moment");
