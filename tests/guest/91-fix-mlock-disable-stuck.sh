@@ -71,13 +71,27 @@ stuck_end() {
 }
 # disable_frozen PHASE: write 0 to "enabled" while frozen; thaw; the
 # livepatch must have gone within 15 s, and 6.1's undo must finish
-disable_frozen() {
+# disable_bounded: write 0 to "enabled" in the background and wait up to
+# 15 s for the livepatch to go; sets t_dis (ms) and gone (yes or no)
+disable_bounded() {
 	t0=$(ms)
 	echo 0 >$LP/enabled &
 	while [ -d $LP ] && [ $(($(ms) - t0)) -lt 15000 ]; do sleep 0.1; done
 	t_dis=$(($(ms) - t0))
 	gone=yes
 	[ -d $LP ] && gone=no
+}
+# repair_waits PHASE WHAT: the repair is running and still running 2 s
+# later, held up by WHAT
+repair_waits() {
+	wait_for 5 grep -q '^fix=mlock .*repair=running' $DBG/fixes ||
+		fail "$1: the repair does not wait for $2: $(mline)"
+	sleep 2
+	grep -q '^fix=mlock .*repair=running' $DBG/fixes ||
+		fail "$1: the repair ended although it waits for $2: $(mline)"
+}
+disable_frozen() {
+	disable_bounded
 	info "$1: disable with the file system frozen: ${t_dis} ms, livepatch gone: $gone; $(mline)"
 	stuck_thaw
 	[ $gone = yes ] ||
@@ -105,11 +119,7 @@ ml0=$(meminfo_kb Mlocked) ue0=$(meminfo_kb Unevictable)
 stuck_map
 stuck_freeze
 load
-wait_for 5 grep -q '^fix=mlock .*repair=running' $DBG/fixes ||
-	fail "1: the repair does not wait for the stuck process: $(mline)"
-sleep 2
-grep -q '^fix=mlock .*repair=running' $DBG/fixes ||
-	fail "1: the repair ended although a process's mmap_lock is held: $(mline)"
+repair_waits 1 "the stuck process's mmap_lock"
 disable_frozen 1
 stuck_end
 back_at_start 1
@@ -143,17 +153,8 @@ echo "lock $F 0" >/proc/ma_lruhold || fail "3: ma_lruhold could not lock the fir
 grep -q '^locked=1 order=[1-9]' /proc/ma_lruhold ||
 	fail "3: the locked folio is not a large one: $(tr '\n' ' ' </proc/ma_lruhold)"
 load
-wait_for 5 grep -q '^fix=mlock .*repair=running' $DBG/fixes ||
-	fail "3: the repair does not wait for the locked folio: $(mline)"
-sleep 2
-grep -q '^fix=mlock .*repair=running' $DBG/fixes ||
-	fail "3: the repair ended although a folio it must mlock is locked: $(mline)"
-t0=$(ms)
-echo 0 >$LP/enabled &
-while [ -d $LP ] && [ $(($(ms) - t0)) -lt 15000 ]; do sleep 0.1; done
-t_dis=$(($(ms) - t0))
-gone=yes
-[ -d $LP ] && gone=no
+repair_waits 3 "the locked folio"
+disable_bounded
 line=$(mline)
 info "3: disable with a folio locked: ${t_dis} ms, livepatch gone: $gone; $line"
 echo release >/proc/ma_lruhold || fail "3: ma_lruhold release"
