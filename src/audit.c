@@ -44,8 +44,13 @@
  * 6.1 itself mlocks a large folio only through a PMD mapping, so such a
  * folio was mlocked by the fix, whatever its mappings went through since
  * (VMA splits inside it, mremap of a part, a page-table relock between
- * its entries). It holds mmap_lock for reading over the whole of each
- * process (it only calls cond_resched() between units of work): were it
+ * its entries). A folio that a PMD also maps may be mlocked by the fix
+ * through a PTE mapping of a VM_LOCKED VMA, or by the kernel through a
+ * locked PMD mapping: where a VM_LOCKED VMA maps it by PTEs it is
+ * munlocked too, and stock reclaim mlocks it again if a locked VMA maps it
+ * by a PMD (folio_referenced_one()). It holds mmap_lock for reading over
+ * the whole of each process (it only calls cond_resched() between units
+ * of work): were it
  * let go, an mremap() could move a folio from ahead of the walk to behind
  * it, where nothing munlocks it. Writers of that process wait for the walk
  * of it, once, at disable, and with a writer waiting so do its page
@@ -120,7 +125,7 @@ struct ma_walk {
 	struct folio **pending;
 	unsigned int npending;
 	/* undo: munlock mlocked PTE-mapped large folios instead */
-	bool undo;
+	bool undo, vma_locked;
 	void (*munlock_folio)(struct folio *folio);
 	/* the repair stops when this becomes true (NULL: audit and undo) */
 	const bool *stop;
@@ -239,14 +244,16 @@ static void ma_repair_run(struct ma_walk *w, unsigned long addr)
 
 /*
  * The 6.1 undo, for the page just seen: munlock its folio in full if it is
- * large, mlocked and mapped by no PMD (see the header comment); called
- * under the page-table lock.
+ * large, mlocked, and mapped by no PMD or mapped here by a VM_LOCKED VMA
+ * (see the header comment); called under the page-table lock.
  */
 static void ma_undo_run(struct ma_walk *w)
 {
 	struct folio *folio = w->run_folio;
 
-	if (!folio || !folio_test_mlocked(folio) || folio_entire_mapcount(folio))
+	if (!folio || !folio_test_mlocked(folio))
+		return;
+	if (folio_entire_mapcount(folio) && !w->vma_locked)
 		return;
 	w->munlock_folio(folio);
 	w->run_mlocked = folio_test_mlocked(folio);
@@ -551,6 +558,7 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			}
 			memset(&w.c, 0, sizeof(w.c));
 			w.run_folio = NULL;
+			w.vma_locked = flags & VM_LOCKED;
 			/* the rule of mlock_vma_folio() */
 			w.may_mlock = w.repair && !MA_NOOP(MLOCK) &&
 				(flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED;

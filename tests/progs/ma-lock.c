@@ -8,7 +8,7 @@
  *           [--munlock-kb OFF:LEN] [--fork] [--hugetlb] [--readonly]
  *           [--mprotect-kb OFF:LEN] [--onfault-kb OFF:LEN] [--mremap-kb OFF:LEN]
  *           [--munmap-kb OFF:LEN] [--punch-kb OFF:LEN] [--truncate-kb KB]
- *           [--leader-exit]
+ *           [--leader-exit] [--fork-first] [--split-pmd]
  *
  * The mapping starts OFFSET KB past a 2 MiB-aligned address. --file maps
  * PATH MAP_SHARED (writing it first if it is shorter than MB); --anon maps
@@ -36,6 +36,12 @@
  * (FALLOC_FL_PUNCH_HOLE) and --truncate-kb cuts the file to KB. With
  * --leader-exit the main thread exits once the mapping is ready and
  * another thread holds it (the thread-group leader is then a zombie).
+ * --fork-first forks the child right after locking, before the changes
+ * above, and the child touches nothing: it keeps the mappings the fork
+ * copied (a PMD-mapped anonymous THP stays PMD-mapped there). --split-pmd
+ * then makes the first page executable and back: the VMA splits
+ * and merges back, and a PMD-mapped anonymous THP at the start is left
+ * mapped by PTEs.
  * Prints "ready pid=N addr=0xA len=L" and waits.
  */
 #include <errno.h>
@@ -71,7 +77,7 @@ static void usage(void)
 		"               [--munlock-kb OFF:LEN] [--fork] [--hugetlb] [--readonly]\n"
 		"               [--mprotect-kb OFF:LEN] [--onfault-kb OFF:LEN] [--mremap-kb OFF:LEN]\n"
 		"               [--munmap-kb OFF:LEN] [--punch-kb OFF:LEN] [--truncate-kb KB]\n"
-		"               [--leader-exit]\n");
+		"               [--leader-exit] [--fork-first] [--split-pmd]\n");
 	exit(2);
 }
 
@@ -124,6 +130,27 @@ static void touch(char *p, size_t len, long pct)
 	}
 }
 
+/*
+ * Fork a child that touches the first @touch_len bytes at @p, then holds its
+ * mappings until stdin reaches end of file; returns its pid.
+ */
+static pid_t fork_holder(char *p, size_t touch_len)
+{
+	pid_t child = fork();
+	char c;
+
+	if (child < 0)
+		die("fork");
+	if (!child) {
+		if (touch_len)
+			touch(p, touch_len, 100);
+		while (read(0, &c, 1) > 0)
+			;
+		exit(0);
+	}
+	return child;
+}
+
 int main(int argc, char **argv)
 {
 	const char *file = NULL, *lock = NULL;
@@ -131,6 +158,7 @@ int main(int argc, char **argv)
 	long mp_off = -1, mp_len = 0, of_off = -1, of_len = 0, mr_off = -1, mr_len = 0;
 	long mn_off = -1, mn_len = 0, ph_off = -1, ph_len = 0, trunc_kb = -1;
 	int shm = 0, anon = 0, fd = -1, flags, i, do_fork = 0, hugetlb = 0, prot, leader_exit = 0;
+	int fork_first = 0, split_pmd = 0;
 	pid_t child = 0;
 	size_t len;
 	char *base, *p, c;
@@ -172,6 +200,10 @@ int main(int argc, char **argv)
 			leader_exit = 1;
 		else if (!strcmp(argv[i], "--fork"))
 			do_fork = 1;
+		else if (!strcmp(argv[i], "--fork-first"))
+			do_fork = fork_first = 1;
+		else if (!strcmp(argv[i], "--split-pmd"))
+			split_pmd = 1;
 		else if (!strcmp(argv[i], "--hugetlb"))
 			hugetlb = anon = 1;
 		else if (!strcmp(argv[i], "--readonly"))
@@ -244,6 +276,15 @@ int main(int argc, char **argv)
 		usage();
 	}
 
+	if (fork_first)
+		child = fork_holder(p, 0);
+	/*
+	 * Executable and back, never read-only: a locked private mapping that
+	 * becomes writable again is populated for write (mprotect_fixup()),
+	 * which would break COW of the page the child shares.
+	 */
+	if (split_pmd && (mprotect(p, 4096, prot | PROT_EXEC) || mprotect(p, 4096, prot)))
+		die("mprotect of the first page");
 	if (mu_off >= 0 && munlock(p + mu_off * 1024, mu_len * 1024))
 		die("munlock");
 	if (mp_off >= 0 && mprotect(p + mp_off * 1024, mp_len * 1024, PROT_READ))
@@ -269,18 +310,10 @@ int main(int argc, char **argv)
 		die("fallocate(FALLOC_FL_PUNCH_HOLE)");
 	if (trunc_kb >= 0 && ftruncate(fd, trunc_kb * 1024))
 		die("ftruncate");
-	if (do_fork) {
-		child = fork();
-		if (child < 0)
-			die("fork");
-		if (!child) {
-			touch(p, len, 100);
-			while (read(0, &c, 1) > 0)
-				;
-			return 0;
-		}
+	if (do_fork && !fork_first)
+		child = fork_holder(p, len);
+	if (do_fork)
 		printf("child=%d\n", child);
-	}
 	printf("ready pid=%d addr=%p len=%zu\n", getpid(), (void *)p, len);
 	fflush(stdout);
 	if (leader_exit) {

@@ -27,9 +27,14 @@
  * every process munlocks in full each mlocked large folio mapped by a PTE
  * and by no PMD (ma_audit_undo()): 6.1 itself mlocks large folios only
  * through PMD mappings, so those are the fix's, whatever VMA splits,
- * mremap or page-table relocks they went through. The walk is a work item
- * (undo= in "fixes"), so that the disabling never waits for it under
- * klp_mutex; unload waits for it.
+ * mremap or page-table relocks they went through (a folio a PMD maps too
+ * is munlocked where a VM_LOCKED VMA maps it by PTEs: stock reclaim mlocks
+ * it again if a locked VMA maps it by a PMD). Then a sweep of every page
+ * frame (sweep.c) munlocks those that the walk could not reach: unmapped,
+ * meanwhile, by a process that went back to the stock code during the
+ * transition, or exited. The undo is a work item (undo= in "fixes"), so
+ * that the disabling never waits for it under klp_mutex; unload waits for
+ * it.
  */
 #include <linux/jiffies.h>
 #include <linux/workqueue.h>
@@ -128,15 +133,22 @@ static void ma_undo_folio(struct folio *folio)
  */
 static void ma_undo_fn(struct work_struct *work)
 {
-	unsigned long pages = 0;
+	unsigned long pages = 0, swept = 0;
+	bool busy = false;
 	int ret;
 
 	WRITE_ONCE(ma_undo_state, MA_REPAIR_RUNNING);
 	ret = ma_audit_undo(&pages, &ma_undo_stop, ma_undo_folio);
-	WRITE_ONCE(ma_undone_pages, pages);
+	if (!ret) {
+		swept = ma_mlock_sweep(&ma_undo_stop, &busy);
+		ret = READ_ONCE(ma_undo_stop) ? -EINTR : 0;
+	}
+	WRITE_ONCE(ma_undone_pages, pages + swept);
 	WRITE_ONCE(ma_undo_state, ret ? MA_REPAIR_STOPPED : MA_REPAIR_DONE);
-	pr_info("mlock fix: disabled; munlocked %lu pages it had mlocked%s\n",
-		pages, ret ? " (stopped: the fix is in force again)" : "");
+	pr_info("mlock fix: disabled; munlocked %lu pages it had mlocked (%lu by the sweep)%s%s\n",
+		pages + swept, swept,
+		busy ? "; folios locked all along were left as they were" : "",
+		ret ? " (stopped: the fix is in force again)" : "");
 }
 
 static DECLARE_WORK(ma_undo_work, ma_undo_fn);

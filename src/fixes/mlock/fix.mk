@@ -24,6 +24,6 @@ ccflags-y += -DCOMPAT_MLOCK_FIX_PAGE_RMAP -DMA_CARRY_MLOCK
 ma-fix-objs += src/fixes/mlock/mirrors.o src/fixes/mlock/repair.o
 ma-fix-objs += $(addprefix src/fixes/mlock/,lp_do_set_pte.o \
 	       lp_mlock_pte_range.o lp_page_remove_rmap.o lp_referenced.o \
-	       lp_unmap.o lp_mlock_folio.o)
+	       lp_unmap.o lp_mlock_folio.o sweep.o)
 ma-needs += vm_normal_page mm_trace_rss_stat
 endif

@@ -52,6 +52,20 @@ static inline unsigned long ma_mlock_repair_folio(struct folio *folio)
 extern atomic_long_t ma_mlock_count_resets;	/* stale counts restarted */
 extern atomic_long_t ma_mlock_count_reset_misses;	/* restarts given up */
 
+/*
+ * The sweep that ends the 6.1 undo (sweep.c). Elsewhere the stock kernel
+ * munlocks what the fix mlocked, and there is no undo to end.
+ */
+#ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
+unsigned long ma_mlock_sweep(const bool *stop, bool *busy_left);
+#else
+static inline unsigned long ma_mlock_sweep(const bool *stop, bool *busy_left)
+{
+	*busy_left = false;
+	return 0;
+}
+#endif
+
 /* ... on 6.1 (page-based rmap) */
 void ma_do_set_pte(struct vm_fault *vmf, struct page *page, unsigned long addr);
 void ma_page_remove_rmap(struct page *page, struct vm_area_struct *vma,
