@@ -334,7 +334,7 @@ EXPORT_SYMBOL_GPL(ma_allow_unverified);
  */
 int ma_link_show(struct seq_file *m)
 {
-	const char *state = "off", *detail;
+	const char *state = "off", *lp_state = "none", *detail;
 	unsigned int i;
 
 	seq_puts(m, "format 1\n");
@@ -348,6 +348,11 @@ int ma_link_show(struct seq_file *m)
 		detail = "fixes=none: the fixes module " MA_FIXES_MODULE " is not loaded";
 		break;
 	case MA_LINK_LOADING:
+		/*
+		 * Also where every fix's state is decided by the build: the
+		 * livepatch line is what tells a pending request from none.
+		 */
+		lp_state = "loading";
 		state = "pending";
 		detail = "loading the fixes module " MA_FIXES_MODULE;
 		break;
@@ -358,7 +363,8 @@ int ma_link_show(struct seq_file *m)
 	default:
 		detail = "the fixes module " MA_FIXES_MODULE " was unloaded";
 	}
-	seq_puts(m, "livepatch state=none transition_ms=-1 rmap_mlocks=0 referenced_mlocks=0 unmap_mlocks=0 fault_whole_folios=0 faultaround_whole_folios=0\n");
+	seq_printf(m, "livepatch state=%s transition_ms=-1 rmap_mlocks=0 referenced_mlocks=0 unmap_mlocks=0 fault_whole_folios=0 faultaround_whole_folios=0\n",
+		   lp_state);
 	for (i = 0; i < ARRAY_SIZE(ma_fix_names); i++) {
 		const char *out = ma_link_fix_out(ma_fix_names[i]);
 

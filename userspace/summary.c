@@ -386,7 +386,7 @@ static void prom_livepatch(FILE *f, const struct ma_fixes *fx)
 	size_t i;
 
 	ma_prom_family(f, "mlock_audit_livepatch_info", "gauge",
-		       "State of the module's livepatch (none, transition, enabled, disabling, disabled); always 1.");
+		       "State of the module's livepatch (none, loading, transition, enabled, disabling, disabled, replaced); always 1.");
 	fprintf(f, "mlock_audit_livepatch_info{state=\"");
 	v = ma_kv_get(fx->lp, fx->nlp, "state");
 	ma_prom_label(f, v, strlen(v));

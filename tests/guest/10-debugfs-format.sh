@@ -48,7 +48,7 @@ grep -q "^pid=$HOLD_PID comm=ma-lock .* backing=anon resident=1024 " $DBG/vmas |
 unhold
 # fixes: the livepatch line, then one line per fix, in this order, with a
 # state and a detail running to the end of the line.
-awk 'NR == 2 && !/^livepatch state=(none|transition|enabled|disabling|disabled) transition_ms=-?[0-9]+ rmap_mlocks=[0-9]+ referenced_mlocks=[0-9]+ unmap_mlocks=[0-9]+ fault_whole_folios=[0-9]+ faultaround_whole_folios=[0-9]+$/ { print "bad line: " $0; bad = 1 }
+awk 'NR == 2 && !/^livepatch state=(none|loading|transition|enabled|disabling|disabled|replaced) transition_ms=-?[0-9]+ rmap_mlocks=[0-9]+ referenced_mlocks=[0-9]+ unmap_mlocks=[0-9]+ fault_whole_folios=[0-9]+ faultaround_whole_folios=[0-9]+$/ { print "bad line: " $0; bad = 1 }
 	NR > 2 && !/^fix=[a-z_-]+ state=(off|pending|active|upstream|unsupported)( [a-z_]+=[^ ]+)* detail=.+$/ { print "bad line: " $0; bad = 1 }
 	END { exit bad }' $DBG/fixes || fail "malformed fixes line"
 [ "$(sed -n 's/^fix=\([^ ]*\).*/\1/p' $DBG/fixes | tr '\n' ' ')" = "mlock fault lazyfree scanresume " ] ||

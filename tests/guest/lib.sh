@@ -28,9 +28,10 @@ TIME_SCALE=1
 loaded() { [ -d /sys/module/mlock_audit ]; }
 fixes_loaded() { [ -d /sys/module/mlock_audit_fixes ]; }
 # fixes_requested: the audit has had its answer about the fixes module
-# (loaded and live, refused, or not asked for with fixes=none)
+# (loaded and live, refused, or not asked for with fixes=none); its
+# livepatch line, not a fix's, tells: every fix's state may be the build's
 fixes_requested() {
-	! grep -q 'detail=loading the fixes module' $DBG/fixes 2>/dev/null &&
+	! grep -q '^livepatch state=loading ' $DBG/fixes 2>/dev/null &&
 		{ ! fixes_loaded || file_is /sys/module/mlock_audit_fixes/initstate live; }
 }
 
@@ -121,8 +122,11 @@ lp_disable() {
 	wait_for 60 sh -c "! grep -q '^fix=mlock .*undo=running' $DBG/fixes 2>/dev/null" ||
 		fail "the mlock fix's undo still running 60 s after the disable: $(grep '^fix=mlock' $DBG/fixes)"
 }
-# rm_modules: rmmod the fixes module (its livepatch disabled) and the audit
+# rm_modules: rmmod the fixes module (its livepatch disabled) and the audit,
+# once the audit's request of the fixes module is over: one still running
+# would load it between the two rmmods
 rm_modules() {
+	wait_for 60 fixes_requested || return 1
 	! fixes_loaded || rmmod mlock_audit_fixes || return 1
 	rmmod mlock_audit
 }
