@@ -5,7 +5,7 @@
  * cannot collapse, the collapsible memory at high addresses, and threads
  * that keep taking mmap_lock for writing.
  *
- *   ma-scanresume NVMAS NRANGES THREADS SECONDS [SHARED]
+ *   ma-scanresume [--hold] NVMAS NRANGES THREADS SECONDS [SHARED]
  *
  * Maps NVMAS anonymous VMAs of 8 KiB (MADV_NOHUGEPAGE, one page apart so
  * they never merge) from 4 GiB up; at 128 GiB, SHARED PMD ranges that
@@ -17,7 +17,9 @@
  * sleeping 1 ms between flips, so that khugepaged's mmap_read_trylock()
  * often fails. Prints "ready", then "collapsed_ms=N" once every range is a
  * huge page (AnonHugePages of the process), or "timeout_ms=N huge_kb=N"
- * after SECONDS.
+ * after SECONDS. With --hold it keeps everything for SECONDS whatever is
+ * collapsed (NRANGES may then be 0), for a test that watches khugepaged
+ * scan the same ranges again and again, then prints "held_ms=N huge_kb=N".
  */
 #include <errno.h>
 #include <pthread.h>
@@ -128,16 +130,22 @@ int main(int argc, char **argv)
 {
 	long nvmas, nranges, threads, seconds, shared = 0, i, want, kb = 0;
 	pthread_t tids[16];
-	char *high, *sh = NULL;
+	char *high = NULL, *sh = NULL;
 	pid_t child = 0;
 	long long t0;
+	int hold = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "--hold")) {
+		hold = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 5 && argc != 6) {
-		fprintf(stderr, "usage: ma-scanresume NVMAS NRANGES THREADS SECONDS [SHARED]\n");
+		fprintf(stderr, "usage: ma-scanresume [--hold] NVMAS NRANGES THREADS SECONDS [SHARED]\n");
 		return 2;
 	}
 	nvmas = number(argv[1], "NVMAS", 0);
-	nranges = number(argv[2], "NRANGES", 1);
+	nranges = number(argv[2], "NRANGES", hold ? 0 : 1);
 	threads = number(argv[3], "THREADS", 0);
 	seconds = number(argv[4], "SECONDS", 1);
 	if (argc == 6)
@@ -172,14 +180,15 @@ int main(int argc, char **argv)
 			_exit(0);
 		}
 	}
-	high = map_small_pages(HIGH_BASE, nranges * HUGE);
+	if (nranges)
+		high = map_small_pages(HIGH_BASE, nranges * HUGE);
 
 	for (i = 0; i < threads; i++)
 		if (pthread_create(&tids[i], NULL, flipper, NULL))
 			die("pthread_create");
 	if (sh && madvise(sh, shared * HUGE, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
-	if (madvise(high, nranges * HUGE, MADV_HUGEPAGE))
+	if (high && madvise(high, nranges * HUGE, MADV_HUGEPAGE))
 		die("madvise(MADV_HUGEPAGE)");
 	t0 = now_ms();
 	printf("ready\n");
@@ -188,11 +197,13 @@ int main(int argc, char **argv)
 	want = nranges * (HUGE >> 10);
 	while (now_ms() - t0 < seconds * 1000LL) {
 		kb = anon_huge_kb();
-		if (kb >= want)
+		if (kb >= want && !hold)
 			break;
 		usleep(50000);
 	}
-	if (kb >= want)
+	if (hold)
+		printf("held_ms=%lld huge_kb=%ld\n", now_ms() - t0, kb);
+	else if (kb >= want)
 		printf("collapsed_ms=%lld\n", now_ms() - t0);
 	else
 		printf("timeout_ms=%lld huge_kb=%ld\n", now_ms() - t0, kb);
