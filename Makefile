@@ -19,11 +19,17 @@
 #                             make check, whose result must not depend on
 #                             the archive of the day
 #   make dkms-install [KVER=] install the sources with DKMS and build for KVER
+#   make deb [DEB_RELEASES=]  the Debian packages mlock-audit-dkms and
+#                             mlock-audit, built in a clean chroot of each
+#                             release (bookworm trixie), into build/deb/REL
+#   make check-packages       install, new-kernel and purge tests of those
+#                             packages in clean chroots (scripts/check-packages)
 #   make style                checkpatch.pl over the kernel sources
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNEL ?= 6.12
 KERNELS ?= 6.1 6.12 7.3
+DEB_RELEASES ?= bookworm trixie
 KVER ?= $(shell uname -r)
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS_SOURCES := Kbuild Makefile dkms.conf \
@@ -130,10 +136,13 @@ bench:
 verify-archive:
 	scripts/verify-kernel $(if $(RECORD),--record )--archive
 
-dkms-install:
-	rm -rf /usr/src/mlock_audit-$(VERSION)
-	mkdir -p /usr/src/mlock_audit-$(VERSION)
-	cp --parents $(DKMS_SOURCES) /usr/src/mlock_audit-$(VERSION)/
+# The DKMS source tree, under DESTDIR (debian/rules installs it so)
+dkms-sources:
+	rm -rf $(DESTDIR)/usr/src/mlock_audit-$(VERSION)
+	mkdir -p $(DESTDIR)/usr/src/mlock_audit-$(VERSION)
+	cp --parents $(DKMS_SOURCES) $(DESTDIR)/usr/src/mlock_audit-$(VERSION)/
+
+dkms-install: dkms-sources
 	dkms status -m mlock_audit -v $(VERSION) | grep -q . || dkms add mlock_audit/$(VERSION)
 	dkms build mlock_audit/$(VERSION) -k $(KVER)
 	dkms install mlock_audit/$(VERSION) -k $(KVER)
@@ -145,5 +154,11 @@ dkms-remove:
 style:
 	scripts/style
 
+deb:
+	scripts/deb $(DEB_RELEASES)
+
+check-packages:
+	scripts/check-packages $(DEB_RELEASES)
+
 .PHONY: all module userspace reporter install clean demo check check-debug bench \
-	verify-archive dkms-install dkms-remove style
+	verify-archive dkms-sources dkms-install dkms-remove style deb check-packages

@@ -301,6 +301,30 @@ ma_chroot() {
 	' _ "$root" "$binds" "$@"
 }
 
+# ma_debootstrap RELEASE ROOT LOG: a new minbase chroot of RELEASE at ROOT
+# (anything there before is removed) from the private apt configuration's
+# mirror, with its security suite (and backports for trixie) in its
+# sources and its lists updated; debootstrap's output goes to LOG
+ma_debootstrap() {
+	local rel=$1 root=$2 log=$3 m s
+	m=$(cat "$(ma_apt_dir)/mirror")
+	s=$(cat "$(ma_apt_dir)/security-mirror")
+	rm -rf "$root"
+	mkdir -p "$(dirname "$root")" "$(dirname "$log")"
+	ma_log "debootstrap $rel into $root (first run only)"
+	debootstrap --variant=minbase --arch=amd64 --keyring="$MA_KEYRING" \
+		"$rel" "$root" "$m" >"$log" 2>&1 ||
+		{ tail -n 20 "$log"; ma_die "debootstrap $rel failed"; }
+	{
+		echo "deb $m $rel main"
+		echo "deb $s $rel-security main"
+		[ "$rel" = trixie ] && echo "deb $m $rel-backports main"
+	} >"$root/etc/apt/sources.list"
+	cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+	ma_chroot "$root" -- apt-get update -q >/dev/null ||
+		ma_die "apt-get update in $rel chroot failed"
+}
+
 ma_kdir() { echo "$MA_CACHE/kernels/$1"; }
 # Whether compat/verified/builds lists Debian build VER of SERIES.
 ma_recorded() { # SERIES VER
