@@ -221,24 +221,27 @@ ma_need() {
 	ma_apt_install $pkgs || exit 1
 }
 
-# ma_apt_install [--root ROOT [-t RELEASE]] PKG...
+# ma_apt_install [--root ROOT [--recommends] [-t RELEASE]] PKG...
 # The one place that runs apt-get install. On the host: the packages of
 # PKG... not installed yet, in one apt run under $MA_APT_LOCK (a caller that
 # finds the lock taken waits, then finds the packages installed); a first
 # try that fails is retried after apt-get update (lists missing or older
 # than the mirror). With --root: PKG... in the chroot ROOT (its release's
 # archive, -t RELEASE for a suite), under ROOT.apt-lock, apt's output on
-# stdout. Returns non-zero, saying why, when apt fails.
+# stdout, without recommended packages unless --recommends (as a user's
+# apt installs them: scripts/check-packages). Returns non-zero, saying
+# why, when apt fails.
 ma_apt_install() {
-	local root="" target=() missing log
+	local root="" target=() recommends=--no-install-recommends missing log
 	if [ "${1:-}" = --root ]; then
 		root=$2
 		shift 2
+		[ "${1:-}" = --recommends ] && { recommends=--install-recommends; shift; }
 		[ "${1:-}" = -t ] && { target=(-t "$2"); shift 2; }
 		(
 			exec 7>"$root.apt-lock"
 			flock 7
-			ma_chroot "$root" -- apt-get install -y -q --no-install-recommends \
+			ma_chroot "$root" -- apt-get install -y -q "$recommends" \
 				-o DPkg::Lock::Timeout=$MA_APT_LOCK_TIMEOUT "${target[@]}" "$@" 7>&-
 		)
 		return
