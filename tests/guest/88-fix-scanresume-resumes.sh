@@ -23,10 +23,8 @@ SECS=${MA_SCANRESUME_SECS:-20}
 # Small pages at fault ("madvise"); only the mm that asks is scanned.
 knob $THP/enabled madvise
 [ -e $THP/hugepages-2048kB/enabled ] && knob $THP/hugepages-2048kB/enabled inherit
-knob_keep $KH/scan_sleep_millisecs
-knob_keep $KH/pages_to_scan
-echo 100 >$KH/scan_sleep_millisecs
-echo 4096 >$KH/pages_to_scan
+knob $KH/scan_sleep_millisecs 100
+knob $KH/pages_to_scan 4096
 
 if grep -q ' hpage_collapse_scan_pmd$' /proc/kallsyms; then
 	probe='p:ma/scan hpage_collapse_scan_pmd addr=%dx:u64'

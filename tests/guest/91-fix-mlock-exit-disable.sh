@@ -76,7 +76,7 @@ play() {
 			wait_for 10 grep -q '^livepatch state=replaced' $DBG/fixes ||
 				fail "10 s after the replacement, fixes says: $(grep '^livepatch' $DBG/fixes)"
 		fi
-		wait_for 60 sh -c "! grep -q '^fix=mlock .*undo=running' $DBG/fixes" ||
+		wait_for 60 undo_over ||
 			fail "the undo still running 60 s after the replacement"
 		;;
 	esac

@@ -34,7 +34,6 @@ cold_xfs_file $MB
 fifo_run shuttle ma-shuttle /mnt/xfs/f $MB 1500
 spid=$FIFO_PID
 repair_done() { grep -q '^fix=mlock .*repair=done' $DBG/fixes; }
-undo_over() { ! grep -q '^fix=mlock .*undo=running' $DBG/fixes; }
 stopped() { [ "$(grep -c '^stopped' /tmp/shuttle.out)" -ge "$1" ]; }	# N "stopped" lines
 moves() { sed -n 's/^stopped moves=//p' /tmp/shuttle.out | sed -n "${1}p"; }	# in the Nth
 for cycle in 1 2 3 4 5; do

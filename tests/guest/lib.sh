@@ -111,6 +111,9 @@ load() {
 		n=$((n + 1))
 	done
 }
+# undo_over: the mlock fix's undo (6.1, a work item after the livepatch
+# goes) is not running
+undo_over() { ! grep -q '^fix=mlock .*undo=running' $DBG/fixes 2>/dev/null; }
 # The livepatch holds the module until it is disabled; disabling takes a
 # transition (a second or so), after which its sysfs directory goes away;
 # on 6.1 lp_disable also waits for the mlock fix's undo to finish.
@@ -118,8 +121,7 @@ lp_disable() {
 	[ -d $LP ] || return 0
 	echo 0 >$LP/enabled 2>/dev/null
 	wait_for 30 test ! -d $LP || fail "livepatch still present 30 s after disabling it"
-	# 6.1: the mlock fix's undo runs on in a work item
-	wait_for 60 sh -c "! grep -q '^fix=mlock .*undo=running' $DBG/fixes 2>/dev/null" ||
+	wait_for 60 undo_over ||
 		fail "the mlock fix's undo still running 60 s after the disable: $(grep '^fix=mlock' $DBG/fixes)"
 }
 # rm_modules: rmmod the fixes module (its livepatch disabled) and the audit,
