@@ -328,6 +328,13 @@ ma_debootstrap() {
 		ma_die "apt-get update in $rel chroot failed"
 }
 
+# ma_relation_pkgs: the package names of a Debian relation field's value
+# on stdin ("a (>= 1), b | c" gives a and b: no versions, the first of
+# alternatives), one a line
+ma_relation_pkgs() {
+	tr ',' '\n' | sed 's/(.*)//; s/|.*//; s/^[[:space:]]*//; s/[[:space:]]*$//' | grep .
+}
+
 ma_kdir() { echo "$MA_CACHE/kernels/$1"; }
 # Whether compat/verified/builds lists Debian build VER of SERIES.
 ma_recorded() { # SERIES VER
