@@ -23,7 +23,9 @@
 #                             mlock-audit, built in a clean chroot of each
 #                             release (bookworm trixie), into build/deb/REL
 #   make check-packages       install, new-kernel and purge tests of those
-#                             packages in clean chroots (scripts/check-packages)
+#                             packages in clean chroots, and per kernel the
+#                             packaged module and reporter in the VM, read
+#                             by the real node exporter (scripts/check-packages)
 #   make style                checkpatch.pl over the kernel sources
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
