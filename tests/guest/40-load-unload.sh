@@ -8,8 +8,8 @@
 # noise. A leak grows every window by the same amount, noise does not: the
 # test measures three consecutive windows of 20 cycles each, after 50
 # warm-up cycles (10 on 6.1, below), and checks the smallest growth.
-# Measured noise of one window on 6.1, 6.12 and 7.3: -16 to +84 kB, smallest of three at most
-# 16 kB; 120 cycles on 7.3 grew 116 kB and the next 60 only 8 kB (no
+# Measured noise of one window on 6.1, 6.12 and 7.3: -16 to +84 kB,
+# smallest of three at most 16 kB; 120 cycles on 7.3 grew 116 kB and the next 60 only 8 kB (no
 # linear trend). On 7.3 the caches take about 100 cycles to warm up:
 # after 10 cycles, the next three hundreds grew Slab by 288, 28 and 4 kB
 # (with 10 warm-up cycles one run saw 32, 32 and 72 kB in its windows). A
