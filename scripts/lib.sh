@@ -437,3 +437,15 @@ ma_build_break() {
 		return 1
 	fi
 }
+
+# ma_modules_dir BUILD DIR: the two modules of the build in BUILD alone in
+# DIR, for scripts/vm-run --add and the guest's use_modules
+ma_modules_dir() {
+	mkdir -p "$2" && cp "$1/"mlock_audit.ko "$1/"mlock_audit_fixes.ko "$2/"
+}
+
+# ma_section NAME FILE: the lines of section NAME of a guest's output in
+# which several parts print in turn: the line "@@ NAME" opens it, a line
+# "@@ NAME: ..." (its end) keeps it, any other "@@ " line closes it; the
+# "@@" lines are left out
+ma_section() { awk -v s="$1" '/^@@ / { on = ($2 == s || $2 == s ":"); next } on' "$2"; }
