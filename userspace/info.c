@@ -72,7 +72,8 @@ void ma_probes_table(const struct ma_probes *p, const struct ma_probes *prev,
 		const struct ma_probe *e = &p->v[i];
 
 		if (!e->symbol[0]) {
-			fprintf(f, "%-16s not found: %s\n", e->hook, e->why);
+			fprintf(f, "%-16s %s: %s\n", e->hook, e->off ? "off" : "not found",
+				e->why);
 			continue;
 		}
 		fprintf(f, "%-16s %-32s %12llu %8llu", e->hook, e->symbol, e->hits,
@@ -85,6 +86,8 @@ void ma_probes_table(const struct ma_probes *p, const struct ma_probes *prev,
 		} else if (prev) {
 			fprintf(f, " %10s %10s", "-", "-");
 		}
+		if (e->by_fix)
+			fputs("  counted by the live fix", f);
 		putc('\n', f);
 	}
 }
@@ -102,8 +105,13 @@ static void probes_json(const struct ma_probes *p, FILE *f)
 		if (e->symbol[0]) {
 			fprintf(f, ", \"symbol\": ");
 			ma_json_cstr(f, e->symbol);
-			fprintf(f, ", \"found\": true, \"hits\": %llu, \"missed\": %llu}",
-				e->hits, e->missed);
+			fprintf(f, ", \"found\": true, \"hits\": %llu, \"missed\": %llu"
+				", \"counted_by\": \"%s\"}", e->hits, e->missed,
+				e->by_fix ? "live fix" : "kprobe");
+		} else if (e->off) {
+			fprintf(f, ", \"symbol\": null, \"found\": false, \"off\": ");
+			ma_json_cstr(f, e->why);
+			putc('}', f);
 		} else {
 			fprintf(f, ", \"symbol\": null, \"found\": false, \"not_found\": ");
 			ma_json_cstr(f, e->why);

@@ -267,12 +267,18 @@ int ma_parse_probes(const struct ma_opts *o, struct ma_probes *pr, char *msg)
 		}
 		n = 0;
 		if (sscanf(l, "%31s %127s hits=%llu missed=%llu%n", hook, sym,
-			   &e->hits, &e->missed, &n) == 4 && !l[n]) {
+			   &e->hits, &e->missed, &n) == 4 &&
+		    (!l[n] || !strcmp(l + n, " counted by the live fix"))) {
 			strcpy(e->hook, hook);
 			strcpy(e->symbol, sym);
+			e->by_fix = l[n];
 		} else if (sscanf(l, "%31s not found: %511[^\n]", hook, rest) == 2) {
 			strcpy(e->hook, hook);
 			strcpy(e->why, rest);
+		} else if (sscanf(l, "%31s off: %511[^\n]", hook, rest) == 2) {
+			strcpy(e->hook, hook);
+			strcpy(e->why, rest);
+			e->off = true;
 		} else {
 			ret = fail(msg, "unparsed line '%.200s'", l);
 			goto out;

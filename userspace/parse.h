@@ -26,7 +26,9 @@ struct ma_probe {
 	char hook[32];
 	char symbol[128];	/* empty when not found */
 	unsigned long long hits, missed;
-	char why[512];		/* "tried ..." when not found */
+	char why[512];		/* "tried ..." when not found; "probes=off" when off */
+	bool off;		/* not registered: the module's probes=off */
+	bool by_fix;		/* counted by the live fix's replacement */
 };
 
 struct ma_probes {

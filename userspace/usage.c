@@ -42,7 +42,8 @@ void ma_usage(FILE *f)
 "            -n/--count). Clears the screen only on a terminal.\n"
 "  version   module version, running kernel, kernel built for\n"
 "  probes    each observation hook: the kernel symbol it resolved to (or why\n"
-"            none was found), hits and missed hits\n"
+"            none was found, or off: the module's probes=off), hits, missed\n"
+"            hits, and whether the live fix's replacement counts them\n"
 "  trace     live events from BPF, without the module (its own options follow\n"
 "            it: mlock-audit trace --help)\n"
 "\n", f);
