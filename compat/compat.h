@@ -57,6 +57,11 @@ static inline pmd_t pmdp_get(pmd_t *pmdp)
 }
 #endif
 
+/* d927752f287f ("livepatch: Rename KLP_* to KLP_TRANSITION_*") */
+#ifdef COMPAT_CANNOT_KLP_TRANSITION
+#define KLP_TRANSITION_UNPATCHED	KLP_UNPATCHED
+#endif
+
 /*
  * folio_may_be_lru_cached() came with "mm: folio_may_be_lru_cached()
  * unless folio_test_large()" (Hugh Dickins, v6.18; in the 6.1.y and

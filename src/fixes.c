@@ -32,6 +32,7 @@
 #include <linux/workqueue.h>
 
 #include "fixes.h"
+#include "fixes_count.h"
 #include "fixes_link.h"
 #include "testing.h"
 #include "layout.h"
@@ -124,6 +125,7 @@ static void ma_fixes_gone(void)
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 		if (ma_fixes[i]->queued && ma_fixes[i]->unpatched)
 			ma_fixes[i]->unpatched(ma_fixes[i]);
+	ma_counts_take_back();
 }
 
 static struct klp_patch ma_klp_patch;
@@ -187,6 +189,7 @@ static void ma_post_patch(struct klp_object *obj)
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 		if (ma_fixes[i]->state == MA_FIX_ACTIVE && ma_fixes[i]->activated)
 			ma_fixes[i]->activated(ma_fixes[i]);
+	ma_counts_quiet(true);
 	/* again after a reversed disable, which had stopped it */
 	mod_delayed_work(system_wq, &ma_watch_work, MA_WATCH_POLL);
 }
@@ -202,6 +205,7 @@ static void ma_pre_unpatch(struct klp_object *obj)
 	unsigned int i;
 
 	WRITE_ONCE(ma_lp_state, MA_LP_DISABLING);
+	ma_counts_quiet(false);
 	for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 		if (ma_fixes[i]->state == MA_FIX_ACTIVE && ma_fixes[i]->deactivating)
 			ma_fixes[i]->deactivating(ma_fixes[i]);
@@ -363,9 +367,11 @@ int ma_fixes_init(void)
 		return 0;
 
 	ma_lp_state = MA_LP_TRANSITION;
+	ma_counts_hand_over(ma_klp_funcs);
 	ret = ma_inject("livepatch") ? -ENOMEM : klp_enable_patch(&ma_klp_patch);
 	if (ret) {
 		pr_err("livepatch refused the fixes: %pe\n", ERR_PTR(ret));
+		ma_counts_take_back();
 		ma_lp_state = MA_LP_NONE;
 		for (i = 0; i < ARRAY_SIZE(ma_fixes); i++)
 			ma_fixes[i]->queued = false;

@@ -9,23 +9,61 @@
  * before); functions GCC cloned are found under their clone suffix. When no
  * set resolves, the hook stays unregistered and the reason is reported in
  * debugfs "probes" instead of failing the load.
+ *
+ * probes=off registers no hook: for hosts that want the audit and the
+ * fixes and not even the cost of a disarmed-by-default hook on their
+ * hottest paths.
  */
 #include <linux/kernel.h>
+#include <linux/livepatch.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 
 #include "hook.h"
 #include "testing.h"
 
+static bool ma_probes_on = true;
+module_param_named(probes, ma_probes_on, bool, 0444);
+MODULE_PARM_DESC(probes, "Register the observation hooks (default on; off: the audit and the fixes only)");
+
+static struct ma_hook *const ma_hooks[] = {
+	&ma_rmap_hook,
+	&ma_fault_hook,
+	&ma_khugepaged_hook,
+};
+
 static const char *const clone_suffixes[] = { "", ".constprop.0", ".isra.0" };
+
+/*
+ * Whether the livepatch sends the current call to @fix's replacement, which
+ * then counts it: the choice klp_ftrace_handler() (kernel/livepatch/patch.c,
+ * the same in 6.1, 6.12 and 7.3) makes at the same call site, from the same
+ * fields. During a transition a task runs the replacement once its own
+ * state is patched; the state of the running task cannot change inside an
+ * ftrace handler, so both handlers see the same one. Not seen here: another
+ * livepatch stacked on the same function, whose replacement counts nothing.
+ */
+static bool ma_klp_sends(const struct klp_func *fix)
+{
+	if (!READ_ONCE(fix->patched))
+		return false;
+	if (READ_ONCE(fix->transition)) {
+		smp_rmb();	/* as klp_ftrace_handler(): transition, then state */
+		return READ_ONCE(current->patch_state) != KLP_TRANSITION_UNPATCHED;
+	}
+	return true;
+}
 
 static int ma_hook_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct ma_site *site = container_of(kp, struct ma_site, kp);
+	const struct klp_func *fix = READ_ONCE(site->fix);
 
-	if (!site->hook->count_if || site->hook->count_if())
-		this_cpu_inc(*site->hits);
+	if (!fix || !ma_klp_sends(fix))
+		ma_site_count(site);
 	return 0;
 }
 NOKPROBE_SYMBOL(ma_hook_pre);
@@ -95,6 +133,9 @@ int ma_hook_register(struct ma_hook *hook)
 	int ret;
 
 	hook->why[0] = '\0';
+	hook->off = !ma_probes_on;
+	if (hook->off)
+		return 0;
 	for (set = hook->variants; *set; set++) {
 		const char *const *name;
 
@@ -142,16 +183,107 @@ static unsigned long ma_site_hits(struct ma_site *site)
 }
 
 /* One line per probed symbol; see README.md, "debugfs probes". */
-void ma_hook_show(struct seq_file *m, struct ma_hook *hook)
+static void ma_hook_show(struct seq_file *m, struct ma_hook *hook)
 {
 	unsigned int i;
 
+	if (hook->off) {
+		seq_printf(m, "%s off: probes=off\n", hook->name);
+		return;
+	}
 	if (!hook->nr_sites) {
 		seq_printf(m, "%s not found: tried %s\n", hook->name, hook->why);
 		return;
 	}
-	for (i = 0; i < hook->nr_sites; i++)
-		seq_printf(m, "%s %s hits=%lu missed=%lu\n", hook->name,
-			   hook->sites[i].sym, ma_site_hits(&hook->sites[i]),
-			   hook->sites[i].kp.nmissed);
+	for (i = 0; i < hook->nr_sites; i++) {
+		struct ma_site *site = &hook->sites[i];
+
+		seq_printf(m, "%s %s hits=%lu missed=%lu%s\n", hook->name,
+			   site->sym, ma_site_hits(site), site->kp.nmissed,
+			   READ_ONCE(site->quiet) ? " counted by the live fix" : "");
+	}
 }
+
+/* The "probes" file after its first line: every hook in turn. */
+void ma_hooks_show(struct seq_file *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ma_hooks); i++)
+		ma_hook_show(m, ma_hooks[i]);
+}
+
+/**
+ * ma_hook_site() - the probe on a kernel function, for its replacement.
+ * @func: the function's name, as the livepatch names it
+ *
+ * Return: the site probing @func under that very name (not a clone of it),
+ * or NULL when no hook probes it (probes=off, not found, not probed).
+ */
+struct ma_site *ma_hook_site(const char *func)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(ma_hooks); i++)
+		for (j = 0; j < ma_hooks[i]->nr_sites; j++)
+			if (!strcmp(ma_hooks[i]->sites[j].sym, func))
+				return &ma_hooks[i]->sites[j];
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(ma_hook_site);
+
+/**
+ * ma_site_hand_over() - let a replacement count the calls sent to it.
+ * @site: the probe on the replaced function
+ * @fix: the replacement's klp_func, before the livepatch is enabled
+ *
+ * From then on the kprobe counts only the calls the livepatch does not send
+ * to @fix, and the replacement calls ma_site_count() for the others.
+ */
+void ma_site_hand_over(struct ma_site *site, const struct klp_func *fix)
+{
+	WRITE_ONCE(site->fix, fix);
+}
+EXPORT_SYMBOL_GPL(ma_site_hand_over);
+
+/**
+ * ma_site_quiet() - disarm or rearm the kprobe of a handed-over site.
+ * @site: the site
+ * @quiet: true once every task runs the replacement (the livepatch's
+ *	transition completed), false before the livepatch is disabled
+ *
+ * A disarmed kprobe leaves the livepatch alone on the function's ftrace
+ * call site, which then takes ftrace's direct path instead of its list.
+ * May sleep.
+ */
+void ma_site_quiet(struct ma_site *site, bool quiet)
+{
+	int ret;
+
+	if (site->quiet == quiet)
+		return;
+	ret = quiet ? disable_kprobe(&site->kp) : enable_kprobe(&site->kp);
+	if (ret) {
+		pr_warn("%s the kprobe on %s: %pe\n", quiet ? "cannot disarm" :
+			"cannot rearm", site->sym, ERR_PTR(ret));
+		return;
+	}
+	WRITE_ONCE(site->quiet, quiet);
+}
+EXPORT_SYMBOL_GPL(ma_site_quiet);
+
+/**
+ * ma_site_take_back() - the kprobe counts every call again.
+ * @site: the site
+ *
+ * Called once the livepatch is gone, before the replacement's module can
+ * go: no call reaches the replacement any more. May sleep.
+ */
+void ma_site_take_back(struct ma_site *site)
+{
+	ma_site_quiet(site, false);
+	WRITE_ONCE(site->fix, NULL);
+	/* a kprobe handler may still read the klp_func, which goes with its module */
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(ma_site_take_back);

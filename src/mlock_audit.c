@@ -35,12 +35,6 @@
 
 MA_KLP_FLAG;
 
-static struct ma_hook *const ma_hooks[] = {
-	&ma_rmap_hook,
-	&ma_fault_hook,
-	&ma_khugepaged_hook,
-};
-
 static struct dentry *ma_debugfs_dir;
 
 /* pid=N restricts "vmas" and "summary" to one process; 0 means all. */
@@ -78,11 +72,8 @@ DEFINE_SHOW_ATTRIBUTE(version);
 
 static int probes_show(struct seq_file *m, void *v)
 {
-	unsigned int i;
-
 	seq_printf(m, "format %d\n", MA_FORMAT_VERSION);
-	for (i = 0; i < ARRAY_SIZE(ma_hooks); i++)
-		ma_hook_show(m, ma_hooks[i]);
+	ma_hooks_show(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(probes);

@@ -24,6 +24,7 @@
 #include <linux/userfaultfd_k.h>
 
 #include "fault.h"
+#include "fixes_count.h"
 #include "mm_internal.h"
 
 /* mm/memory.c: vmf_pte_changed() */
@@ -59,6 +60,7 @@ vm_fault_t ma_finish_fault(struct vm_fault *vmf)
 	unsigned long addr;
 	bool needs_fallback = false, past_eof = false;
 
+	ma_count_call(MA_CNT_FINISH_FAULT);
 fallback:
 	addr = vmf->address;
 

@@ -42,6 +42,7 @@
 #include <linux/userfaultfd_k.h>
 #include <linux/vmstat.h>
 
+#include "fixes_count.h"
 #include "lazyfree.h"
 #include "khugepaged_internal.h"
 #include "mm_internal.h"
@@ -117,6 +118,7 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 	int node = NUMA_NO_NODE, unmapped = 0;
 	bool writable = false;
 
+	ma_count_call(MA_CNT_SCAN_PMD);
 	VM_WARN_ON_ONCE(address & ~HPAGE_PMD_MASK);
 
 	result = find_pmd_or_thp_or_none(mm, address, &pmd);

@@ -19,6 +19,7 @@
 #include <linux/rmap.h>
 #include <linux/vmstat.h>
 
+#include "fixes_count.h"
 #include "mlock.h"
 #include "mm_internal.h"
 
@@ -163,11 +164,13 @@ static __always_inline void ma_add_file_rmap(struct folio *folio,
 void ma_folio_add_file_rmap_ptes(struct folio *folio, struct page *page,
 				 int nr_pages, struct vm_area_struct *vma)
 {
+	ma_count_call(MA_CNT_FILE_RMAP_PTES);
 	ma_add_file_rmap(folio, page, nr_pages, vma, false);
 }
 
 void ma_folio_add_file_rmap_pmd(struct folio *folio, struct page *page,
 				struct vm_area_struct *vma)
 {
+	ma_count_call(MA_CNT_FILE_RMAP_PMD);
 	ma_add_file_rmap(folio, page, HPAGE_PMD_NR, vma, true);
 }

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where a fix replaces a function that a hook of the audit probes, two
+ * ftrace users would sit on its call site, the livepatch and the kprobe,
+ * and ftrace would take its slower list path for both on every call. So
+ * the replacement counts the calls sent to it (ma_count_call() first thing
+ * in each), the kprobe only the others while a transition runs, and once
+ * every task runs the replacement the kprobe is disarmed (hook.c). Hits
+ * stay exact through the transitions: each call is counted by one of the
+ * two.
+ */
+#include <linux/string.h>
+
+#include "fixes_count.h"
+
+static const char *const ma_counted_names[MA_NR_COUNTED] = {
+	[MA_CNT_FILE_RMAP_PTES] = "folio_add_file_rmap_ptes",
+	[MA_CNT_FILE_RMAP_PMD] = "folio_add_file_rmap_pmd",
+	[MA_CNT_FINISH_FAULT] = "finish_fault",
+	[MA_CNT_SCAN_PMD] = "hpage_collapse_scan_pmd",
+};
+
+struct ma_site *ma_counted_sites[MA_NR_COUNTED];
+
+/**
+ * ma_counts_hand_over() - before the livepatch is enabled, give the
+ * counting of each probed function in it to its replacement.
+ * @funcs: the livepatch's functions, { } terminated
+ */
+void ma_counts_hand_over(const struct klp_func *funcs)
+{
+	const struct klp_func *f;
+	unsigned int c;
+
+	for (f = funcs; f->old_name; f++) {
+		for (c = 0; c < MA_NR_COUNTED; c++)
+			if (!strcmp(f->old_name, ma_counted_names[c]))
+				break;
+		if (c == MA_NR_COUNTED)
+			continue;
+		ma_counted_sites[c] = ma_hook_site(f->old_name);
+		if (ma_counted_sites[c])
+			ma_site_hand_over(ma_counted_sites[c], f);
+	}
+}
+
+/**
+ * ma_counts_quiet() - disarm the kprobes the replacements stand in for, or
+ * arm them again.
+ * @quiet: true when the transition to patched completed, false before
+ *	the livepatch is disabled (may sleep)
+ */
+void ma_counts_quiet(bool quiet)
+{
+	unsigned int c;
+
+	for (c = 0; c < MA_NR_COUNTED; c++)
+		if (ma_counted_sites[c])
+			ma_site_quiet(ma_counted_sites[c], quiet);
+}
+
+/**
+ * ma_counts_take_back() - the livepatch is gone: the kprobes count every
+ * call again (idempotent; may sleep).
+ */
+void ma_counts_take_back(void)
+{
+	unsigned int c;
+
+	for (c = 0; c < MA_NR_COUNTED; c++) {
+		if (!ma_counted_sites[c])
+			continue;
+		ma_site_take_back(ma_counted_sites[c]);
+		WRITE_ONCE(ma_counted_sites[c], NULL);
+	}
+}
