@@ -101,15 +101,10 @@ not_switched() {
 load() {
 	loaded || modprobe mlock_audit "$@" || fail "modprobe mlock_audit $* failed"
 	wait_for 60 fixes_requested || fail "the fixes module still loading 60 s after modprobe"
-	n=0
-	while [ "$(cat $LP/transition 2>/dev/null)" = 1 ]; do
-		if [ $n -ge 900 ]; then
-			not_switched
-			fail "livepatch transition not complete 90 s after modprobe"
-		fi
-		sleep 0.1
-		n=$((n + 1))
-	done
+	ma-wait 90 not $LP/transition 1 || {
+		not_switched
+		fail "livepatch transition not complete 90 s after modprobe"
+	}
 }
 # undo_over: the mlock fix's undo (6.1, a work item after the livepatch
 # goes) is not running
@@ -120,7 +115,7 @@ undo_over() { ! grep -q '^fix=mlock .*undo=running' $DBG/fixes 2>/dev/null; }
 lp_disable() {
 	[ -d $LP ] || return 0
 	echo 0 >$LP/enabled 2>/dev/null
-	wait_for 30 test ! -d $LP || fail "livepatch still present 30 s after disabling it"
+	ma-wait 30 gone $LP || fail "livepatch still present 30 s after disabling it"
 	wait_for 60 undo_over ||
 		fail "the mlock fix's undo still running 60 s after the disable: $(grep '^fix=mlock' $DBG/fixes)"
 }
