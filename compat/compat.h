@@ -23,8 +23,8 @@
  * Kernel options the module cannot work without. MLOCK_AUDIT_MISSING_*
  * (Kbuild's test-only MLOCK_AUDIT_SIMULATE_MISSING) pretends one is unset.
  */
-#if !defined(CONFIG_KPROBES) || defined(MLOCK_AUDIT_MISSING_KPROBES)
-#error "mlock_audit needs CONFIG_KPROBES: its observation hooks are kprobes"
+#if !defined(CONFIG_DYNAMIC_FTRACE) || defined(MLOCK_AUDIT_MISSING_DYNAMIC_FTRACE)
+#error "mlock_audit needs CONFIG_DYNAMIC_FTRACE: its observation hooks are ftrace callbacks"
 #endif
 
 #if !defined(CONFIG_DEBUG_FS) || defined(MLOCK_AUDIT_MISSING_DEBUG_FS)

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Where a fix replaces a function that a hook of the audit probes, two
- * ftrace users would sit on its call site, the livepatch and the kprobe,
- * and ftrace would take its slower list path for both on every call. So
- * the replacement counts the calls sent to it (ma_count_call() first thing
- * in each), the kprobe only the others while a transition runs, and once
- * every task runs the replacement the kprobe is disarmed (hook.c). Hits
- * stay exact through the transitions: each call is counted by one of the
- * two.
+ * ftrace users would sit on its call site, the livepatch and the hook, and
+ * ftrace would take its slower list path for both on every call. So the
+ * replacement counts the calls sent to it (ma_count_call() first thing in
+ * each), the hook only the others while a transition runs, and once every
+ * task runs the replacement the hook is unregistered (hook.c). Hits stay
+ * exact through the transitions: each call is counted by one of the two.
  */
 #include <linux/string.h>
 
@@ -45,8 +44,8 @@ void ma_counts_hand_over(const struct klp_func *funcs)
 }
 
 /**
- * ma_counts_quiet() - disarm the kprobes the replacements stand in for, or
- * arm them again.
+ * ma_counts_quiet() - unregister the hooks the replacements stand in for,
+ * or register them again.
  * @quiet: true when the transition to patched completed, false before
  *	the livepatch is disabled (may sleep)
  */
@@ -60,7 +59,7 @@ void ma_counts_quiet(bool quiet)
 }
 
 /**
- * ma_counts_take_back() - the livepatch is gone: the kprobes count every
+ * ma_counts_take_back() - the livepatch is gone: the hooks count every
  * call again (idempotent; may sleep).
  */
 void ma_counts_take_back(void)

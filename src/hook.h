@@ -1,18 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * An observation hook: entry kprobes (never a post_handler, so that a
- * livepatch of the same function can still register its IPMODIFY ftrace
- * handler) on the first set of symbols that resolves on the running kernel.
+ * An observation hook: an ftrace callback (hook.c) on each function of the
+ * first set of symbols that resolves on the running kernel.
  *
  * Where the fixes module replaces a probed function, the replacement counts
- * the calls the livepatch sends it (ma_site_count()), and the kprobe counts
- * only the others; once every task runs the replacement, the kprobe is
- * disarmed, so that the call site has one ftrace user instead of two.
+ * the calls the livepatch sends it (ma_site_count()), and the hook counts
+ * only the others; once every task runs the replacement, the hook is
+ * unregistered, so that the call site has one ftrace user instead of two.
  */
 #ifndef _MLOCK_AUDIT_HOOK_H
 #define _MLOCK_AUDIT_HOOK_H
 
-#include <linux/kprobes.h>
+#include <linux/ftrace.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 
@@ -24,12 +23,13 @@ struct klp_func;
 struct ma_hook;
 
 struct ma_site {
-	struct kprobe kp;
+	struct ftrace_ops ops;	/* its filter: this one function */
 	unsigned long __percpu *hits;
 	struct ma_hook *hook;
 	/* the fixes module's replacement of this function, or NULL */
 	const struct klp_func *fix;
-	/* the kprobe is disarmed: the replacement counts every call */
+	bool armed;		/* ops registered */
+	/* ops unregistered: the replacement counts every call */
 	bool quiet;
 	char sym[MA_HOOK_SYM_LEN];
 };
@@ -63,7 +63,7 @@ void ma_site_hand_over(struct ma_site *site, const struct klp_func *fix);
 void ma_site_quiet(struct ma_site *site, bool quiet);
 void ma_site_take_back(struct ma_site *site);
 
-/* A call of @site's function, seen by its kprobe or its replacement. */
+/* A call of @site's function, seen by its hook or its replacement. */
 static __always_inline void ma_site_count(struct ma_site *site)
 {
 	if (!site->hook->count_if || site->hook->count_if())

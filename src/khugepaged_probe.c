@@ -37,7 +37,7 @@ static const char *const *const scan_variants[] = {
 	scan_single_pmd, scan_hpage_collapse, scan_khugepaged, NULL
 };
 
-static bool khugepaged_context(void)
+static bool notrace khugepaged_context(void)
 {
 	return current->flags & PF_KTHREAD;
 }

@@ -14,7 +14,8 @@
  * reported and unwound and leaves nothing registered. The sites:
  *
  *   symbols    resolving kernel symbols (the load fails)
- *   kprobe     registering a kprobe; kprobe:N fails the N-th attempt (the load
+ *   hook       registering an observation hook on a function (each name
+ *              and clone tried); hook:N fails the N-th attempt (the load
  *              fails after the N-1 before it, some of which registered)
  *   fixes      setting up the fixes (the fixes module's load fails; the
  *              audit stays, and its "fixes" file says so)
@@ -34,10 +35,10 @@
 
 static char *ma_fail_at;
 module_param_named(fail_at, ma_fail_at, charp, 0444);
-MODULE_PARM_DESC(fail_at, "Testing only: make one init step fail (symbols, kprobe[:N], fixes, livepatch)");
+MODULE_PARM_DESC(fail_at, "Testing only: make one init step fail (symbols, hook[:N], fixes, livepatch)");
 
 static const char *const ma_inject_sites[] = {
-	"symbols", "kprobe", "fixes", "livepatch",
+	"symbols", "hook", "fixes", "livepatch",
 };
 
 static char ma_inject_site[16];
@@ -65,7 +66,7 @@ static int ma_inject_parse(void)
 		return 0;
 	}
 bad:
-	pr_err("fail_at=: '%s' is not symbols, kprobe[:N], fixes or livepatch (N >= 1)\n",
+	pr_err("fail_at=: '%s' is not symbols, hook[:N], fixes or livepatch (N >= 1)\n",
 	       ma_fail_at);
 	return -EINVAL;
 }

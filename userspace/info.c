@@ -107,7 +107,7 @@ static void probes_json(const struct ma_probes *p, FILE *f)
 			ma_json_cstr(f, e->symbol);
 			fprintf(f, ", \"found\": true, \"hits\": %llu, \"missed\": %llu"
 				", \"counted_by\": \"%s\"}", e->hits, e->missed,
-				e->by_fix ? "live fix" : "kprobe");
+				e->by_fix ? "live fix" : "hook");
 		} else if (e->off) {
 			fprintf(f, ", \"symbol\": null, \"found\": false, \"off\": ");
 			ma_json_cstr(f, e->why);
@@ -128,7 +128,7 @@ static void probes_prom(const struct ma_probes *p, FILE *f)
 
 	for (k = 0; k < 2; k++) {
 		ma_prom_family(f, k ? "mlock_audit_probe_missed_total" : "mlock_audit_probe_hits_total",
-			       "counter", k ? "Hits the kprobe layer dropped (recursion)." :
+			       "counter", k ? "Hits dropped (0: the hooks are ftrace callbacks, which drop none)." :
 			       "Calls of the probed kernel symbol since the module was loaded.");
 		for (i = 0; i < p->n; i++) {
 			const struct ma_probe *e = &p->v[i];

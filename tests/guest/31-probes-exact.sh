@@ -1,12 +1,12 @@
 # The probes' hits are exact, and where a live fix replaces a probed
-# function its replacement counts the calls while the kprobe is disarmed
+# function its replacement counts the calls while the hook is unregistered
 # (issue 35). The independent count is the kernel's function tracer on the
 # same symbols, over the same window (ma-tracewin). The window spans the
-# livepatch's disabling (the kprobes count again), the fixes module's
+# livepatch's disabling (the hooks count again), the fixes module's
 # unload and reload by hand, and its new transition (the replacements
 # count again), with a file-write and a khugepaged workload before, during
-# and after: every call must be counted once, by the kprobe or by the
-# replacement. Then probes=off registers nothing.
+# and after: every call must be counted once, by the hook or by the
+# replacement. Then probes=off registers no hook and leaves the fixes be.
 . ./lib.sh
 unload
 T=/sys/kernel/tracing
@@ -47,7 +47,7 @@ syms=$(awk '$3 ~ /^hits=/ { print $2 }' $DBG/probes)
 [ -n "$syms" ] || fail "no probed symbol: $(cat $DBG/probes)"
 info "probed: $(echo $syms)"
 check_counted "loaded"
-grep -q 'counted by the live fix' $DBG/probes || info "no probed function is replaced on this kernel: the kprobes count everything"
+grep -q 'counted by the live fix' $DBG/probes || info "no probed function is replaced on this kernel: the hooks count everything"
 
 # At the window's edges nothing runs, khugepaged included.
 khugepaged_asleep
@@ -97,15 +97,23 @@ for s in finish_fault folio_add_file_rmap_ptes page_add_file_rmap; do
 	esac
 done
 
-# probes=off: no kprobe, one "off" line per hook, the fixes as ever.
+# probes=off: no hook (no function gains an ftrace callback with
+# fixes=none), one "off" line per hook, the fixes as ever.
 unload
-load probes=off
+fns0=$(ftrace_fns)
+load probes=off fixes=none
 info "probes=off: $(tail -n +2 $DBG/probes | tr '\n' ';')"
 [ "$(tail -n +2 $DBG/probes | grep -vc '^[a-z_]* off: probes=off$')" = 0 ] ||
 	fail "probes=off: a line that is not 'off': $(cat $DBG/probes)"
 [ "$(tail -n +2 $DBG/probes | wc -l)" = 3 ] || fail "probes=off: not three hooks: $(cat $DBG/probes)"
-! grep -q mlock_audit /sys/kernel/debug/kprobes/list || fail "probes=off left kprobes: $(grep mlock_audit /sys/kernel/debug/kprobes/list)"
-grep -q '^fix=' $DBG/fixes || fail "probes=off: no fixes file"
+! hooks_left "$fns0" || fail "probes=off registered hooks: $(cat $FTRACE_FNS)"
 [ "$(cat /sys/module/mlock_audit/parameters/probes)" = N ] || fail "the probes parameter does not read N"
+unload
+load probes=off
+for f in mlock fault lazyfree scanresume; do
+	want=$(awk -v k="$MA_KERNEL" -v f="$f" '$1 == k && $2 == f { print $3 }' /tests/expected-states)
+	[ "$(fix_state $f)" = "$want" ] || fail "probes=off: fix $f is $(fix_state $f), want $want"
+done
+info "probes=off: the fixes as expected-states lists them"
 unload
 exit 0

@@ -1,5 +1,5 @@
 # Load/unload cycles of both modules: each loads and unloads cleanly and
-# leaves no debugfs directory or kprobe behind, and 20 cycles leave no growth in slab or
+# leaves no debugfs directory or hook behind, and 20 cycles leave no growth in slab or
 # percpu usage.
 #
 # Slab in /proc/meminfo creeps by tens of kB under any repeated activity
@@ -21,6 +21,7 @@
 # livepatch relocations walk kallsyms), so 6.1 warms up with 10 cycles.
 . ./lib.sh
 unload
+fns0=$(ftrace_fns)
 settle() { sync; echo 3 >/proc/sys/vm/drop_caches; sleep 2; }
 # Both modules: the audit with fixes=none, which does not ask for the
 # fixes module, and the fixes module by hand, which then classifies the
@@ -35,7 +36,7 @@ cycle() {
 	rmmod mlock_audit_fixes mlock_audit || fail "rmmod failed in cycle $1"
 	[ -d /sys/module/mlock_audit ] && fail "still loaded after rmmod in cycle $1"
 	[ -e $DBG ] && fail "$DBG left behind in cycle $1"
-	grep -q mlock_audit /sys/kernel/debug/kprobes/list && fail "kprobes left behind in cycle $1"
+	hooks_left "$fns0" && fail "hooks left behind in cycle $1: $(cat $FTRACE_FNS)"
 	return 0
 }
 warm=50

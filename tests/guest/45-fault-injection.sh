@@ -5,16 +5,16 @@
 # named in the kernel log and fails the load (the fixes step refuses the
 # fixes module and not the audit; the livepatch step only marks the fixes
 # unsupported), and leaves nothing behind: no module, no
-# debugfs directory, no kprobe, no livepatch, the stock khugepaged thread.
-# Every kprobe registration attempt is failed in turn. Bad fail_at= values are
+# debugfs directory, no hook, no livepatch, the stock khugepaged thread.
+# Every hook registration attempt is failed in turn. Bad fail_at= values are
 # refused. The module loads and unloads normally afterwards.
 . ./lib.sh
 unload
-kprobes() { grep -c mlock_audit /sys/kernel/debug/kprobes/list; }
+fns0=$(ftrace_fns)
 clean() { # WHAT: nothing of the module is left after WHAT
 	loaded && fail "$1: module left loaded"
 	[ -e $DBG ] && fail "$1: $DBG left behind"
-	[ "$(kprobes)" = 0 ] || fail "$1: $(kprobes) kprobes left behind"
+	hooks_left "$fns0" && fail "$1: hooks left behind: $(cat $FTRACE_FNS)"
 	[ -d $LP ] && fail "$1: a livepatch left behind"
 	kh=$(kh_pid)
 	[ -n "$kh" ] && grep -q ma_khugepaged /proc/$kh/stack && fail "$1: khugepaged runs ma_khugepaged"
@@ -32,7 +32,7 @@ refused() { # VALUE [MESSAGE]: the load with fail_at=VALUE fails, saying so
 	info "fail_at='$1': load refused; ${msg#*mlock_audit: }"
 }
 
-for v in bogus kprobe:0 kprobe:x symbols: "" kprobes; do
+for v in bogus hook:0 hook:x symbols: "" hooks kprobe; do
 	refused "$v"
 done
 refused symbols
@@ -52,24 +52,24 @@ info "fail_at=fixes: the audit loaded; $(grep -m1 '^fix=' $DBG/fixes)"
 unload
 clean "fail_at=fixes"
 
-# each kprobe in turn, until the N-th does not exist
+# each hook registration in turn, until the N-th does not exist
 n=1
 while :; do
 	dmesg -c >/dev/null
-	if modprobe mlock_audit fail_at=kprobe:$n 2>/dev/null; then
-		dmesg | grep -q 'fail_at=kprobe: injecting' && fail "kprobe:$n was failed but the load succeeded"
+	if modprobe mlock_audit fail_at=hook:$n 2>/dev/null; then
+		dmesg | grep -q 'fail_at=hook: injecting' && fail "hook:$n was failed but the load succeeded"
 		unload
-		info "fail_at=kprobe:$n: no such registration, the load succeeds"
+		info "fail_at=hook:$n: no such registration, the load succeeds"
 		break
 	fi
-	dmesg | grep -q 'fail_at=kprobe: injecting' ||
-		fail "kprobe:$n: the load failed without the injection: $(dmesg | tail -n2 | tr '\n' ' ')"
-	clean "fail_at=kprobe:$n"
+	dmesg | grep -q 'fail_at=hook: injecting' ||
+		fail "hook:$n: the load failed without the injection: $(dmesg | tail -n2 | tr '\n' ' ')"
+	clean "fail_at=hook:$n"
 	n=$((n + 1))
-	[ $n -le 40 ] || fail "more than 40 kprobe registration attempts"
+	[ $n -le 40 ] || fail "more than 40 hook registration attempts"
 done
-[ $n -gt 3 ] || fail "only $((n - 1)) kprobe registration attempts; the three hooks make at least 3"
-info "kprobe registration attempts 1 to $((n - 1)) (every symbol each hook tries) each failed in turn: load refused, nothing left"
+[ $n -gt 3 ] || fail "only $((n - 1)) hook registration attempts; the three hooks make at least 3"
+info "hook registration attempts 1 to $((n - 1)) (every symbol each hook tries) each failed in turn: load refused, nothing left"
 
 # the livepatch step: the load succeeds, every fix it carried says why not
 dmesg -c >/dev/null

@@ -225,6 +225,13 @@ kh_pass_over() {
 	[ "$kh_s0" = "$kh_s1" ] && [ "${kh_s0% *}" = S ]
 }
 kh_holder_end() { [ -z "${KH_HOLDER:-}" ] || kill "$KH_HOLDER" 2>/dev/null; }
+# ftrace_fns: how many functions have an ftrace callback (ftrace's
+# enabled_functions); hooks_left BASE: more than BASE, or a line naming the
+# module (a function whose one callback is a hook names it): the module left
+# a hook behind
+FTRACE_FNS=/sys/kernel/tracing/enabled_functions
+ftrace_fns() { wc -l <$FTRACE_FNS; }
+hooks_left() { [ "$(ftrace_fns)" -gt "$1" ] || grep -q '\[mlock_audit' $FTRACE_FNS; }
 # fix_state NAME: the state of a live fix in debugfs "fixes"
 fix_state() { sed -n "s/^fix=$1 state=\([a-z]*\).*/\1/p" $DBG/fixes; }
 # fixes_field NAME: the value of NAME=N in debugfs "fixes" (one fix's line)
