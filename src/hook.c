@@ -22,8 +22,7 @@
  * debugfs "probes" instead of failing the load.
  *
  * probes=off registers no hook: for hosts that want the audit and the
- * fixes and not even the cost of a disarmed-by-default hook on their
- * hottest paths.
+ * fixes and not even the cost of a callback on their hottest paths.
  */
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
