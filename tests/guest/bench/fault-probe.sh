@@ -27,12 +27,14 @@ arm() {
 	[ "$1" = none ] || load "$@"
 	h0=0
 	[ "$1" = none ] || h0=$(fault_hits)
-	a_best=""
+	a_best="" a_all=""
 	for a_run in 1 2 3; do
 		a_out=$(run) || fail "workload failed ($a_name)"
 		a_ns=$(val "$a_out" ns_per_iter)
+		a_all=$a_all${a_all:+,}$a_ns
 		[ -n "$a_best" ] && [ "$a_best" -le "$a_ns" ] || a_best=$a_ns
 	done
+	all="$all ${a_name}_runs=$a_all"
 	h1=0
 	[ "$1" = none ] || h1=$(fault_hits)
 	eval "${a_name}_ns=$a_best ${a_name}_hits=$(((h1 - h0) / (3 * ITERS)))"
@@ -42,13 +44,14 @@ unload
 run >/dev/null # warm-up
 r=1
 while [ $r -le "$ROUNDS" ]; do
+	all=""
 	arm off none
 	arm on
 	arm probes fixes=none
 	arm bare probes=off fixes=none
 	echo "BENCH round=$r pages=$((MB * 256)) off_ns=$off_ns on_ns=$on_ns" \
 		"probes_ns=$probes_ns bare_ns=$bare_ns minflt=$a_flt" \
-		"hits=$probes_hits on_hits=$on_hits bare_hits=$bare_hits"
+		"hits=$probes_hits on_hits=$on_hits bare_hits=$bare_hits$all"
 	r=$((r + 1))
 done
 unload
