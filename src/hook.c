@@ -104,20 +104,22 @@ static void ma_site_release(struct ma_site *site)
 }
 
 /*
- * Hook @name or one of its clones; 0 or the error of the plain name
- * (-EINVAL: ftrace has no traceable function of that name).
+ * Hook @name, or, with @clones, @name or one of its clones; 0 or the error
+ * of the plain name (-EINVAL: ftrace has no traceable function of that
+ * name).
  */
 static int ma_site_register(struct ma_hook *hook, struct ma_site *site,
-			    const char *name)
+			    const char *name, bool clones)
 {
 	int i, ret, first = -ENOENT;
+	int tries = clones ? ARRAY_SIZE(clone_suffixes) : 1;
 
 	site->hits = alloc_percpu(unsigned long);
 	if (!site->hits)
 		return -ENOMEM;
 	site->hook = hook;
 	site->ops.func = ma_hook_call;
-	for (i = 0; i < ARRAY_SIZE(clone_suffixes); i++) {
+	for (i = 0; i < tries; i++) {
 		snprintf(site->sym, sizeof(site->sym), "%s%s", name,
 			 clone_suffixes[i]);
 		if (ma_inject("hook")) {
@@ -147,24 +149,18 @@ static void ma_hook_unregister_sites(struct ma_hook *hook)
 	hook->nr_sites = 0;
 }
 
-/**
- * ma_hook_register() - probe the first symbol set of @hook that resolves.
- * @hook: the hook
- *
- * Return: 0 when a set was probed or when none resolved (the reason is kept
- * for the report); -ENOMEM when memory ran out; -EINVAL when a set has more
- * symbols than MA_HOOK_MAX_SYMS.
+/*
+ * One pass over the symbol sets of @hook, with or without the clone
+ * suffixes: 0 when a set was probed, -ENOENT when none resolved (the
+ * reason is in hook->why), or the error that ends the registration.
  */
-int ma_hook_register(struct ma_hook *hook)
+static int ma_hook_pass(struct ma_hook *hook, bool clones)
 {
 	const char *const *const *set;
 	size_t len = 0;
 	int ret;
 
 	hook->why[0] = '\0';
-	hook->off = !ma_probes_on;
-	if (hook->off)
-		return 0;
 	for (set = hook->variants; *set; set++) {
 		const char *const *name;
 
@@ -174,7 +170,7 @@ int ma_hook_register(struct ma_hook *hook)
 				return -EINVAL;
 			}
 			ret = ma_site_register(hook, &hook->sites[hook->nr_sites],
-					       *name);
+					       *name, clones);
 			if (ret == -ENOMEM) {
 				ma_hook_unregister_sites(hook);
 				return ret;
@@ -192,8 +188,39 @@ int ma_hook_register(struct ma_hook *hook)
 			return 0;
 		ma_hook_unregister_sites(hook);
 	}
-	pr_warn("hook %s not found: %s\n", hook->name, hook->why);
-	return 0;
+	return -ENOENT;
+}
+
+/**
+ * ma_hook_register() - probe the first symbol set of @hook that resolves.
+ * @hook: the hook
+ *
+ * The sets are tried with their plain names first, and with the clone
+ * suffixes only when no set resolves so: each try is a walk of every
+ * traceable function, whose symbol ftrace looks up (a module's by a
+ * linear search), and on the supported kernels every probed function has
+ * its plain name: 7 walks a load on 6.1 instead of 13, 6 on 6.12 instead
+ * of 8.
+ *
+ * Return: 0 when a set was probed or when none resolved (the reason is kept
+ * for the report); -ENOMEM when memory ran out; -EINVAL when a set has more
+ * symbols than MA_HOOK_MAX_SYMS.
+ */
+int ma_hook_register(struct ma_hook *hook)
+{
+	int ret;
+
+	hook->off = !ma_probes_on;
+	if (hook->off)
+		return 0;
+	ret = ma_hook_pass(hook, false);
+	if (ret == -ENOENT)
+		ret = ma_hook_pass(hook, true);
+	if (ret == -ENOENT) {
+		pr_warn("hook %s not found: %s\n", hook->name, hook->why);
+		return 0;
+	}
+	return ret;
 }
 
 void ma_hook_unregister(struct ma_hook *hook)

@@ -39,8 +39,9 @@ struct ma_hook {
 	const char *name;
 	/*
 	 * Symbol sets, NULL-terminated, newest kernel first. The first set
-	 * whose every symbol can be probed wins. Each symbol is also tried
-	 * with the GCC clone suffixes .constprop.0 and .isra.0.
+	 * whose every symbol can be probed under its plain name wins; when
+	 * none can, the first that can with the GCC clone suffixes
+	 * .constprop.0 and .isra.0 tried as well.
 	 */
 	const char *const *const *variants;
 	/* Optional: a hit is counted only when this returns true. */

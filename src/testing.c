@@ -15,8 +15,9 @@
  *
  *   symbols    resolving kernel symbols (the load fails)
  *   hook       registering an observation hook on a function (each name
- *              and clone tried); hook:N fails the N-th attempt (the load
- *              fails after the N-1 before it, some of which registered)
+ *              tried, clones only when no plain set resolves); hook:N
+ *              fails the N-th attempt (the load fails after the N-1
+ *              before it, some of which registered)
  *   fixes      setting up the fixes (the fixes module's load fails; the
  *              audit stays, and its "fixes" file says so)
  *   livepatch  enabling the livepatch (the fixes module loads; the fixes
