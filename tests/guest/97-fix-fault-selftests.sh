@@ -23,24 +23,30 @@ need_fix fault "$state" active
 xfs_mount
 mkdir -p /mnt/advise
 mount -t tmpfs -o huge=advise,size=256m tmpfs /mnt/advise || fail "tmpfs huge=advise"
-# run MODE [split]: the khugepaged cases (and split_huge_page_test) with
-# fixes=MODE. Each arm starts from the same memory: page cache dropped
-# and memory compacted, so that the selftests' anonymous THP can be
-# allocated (6.12: the first arm once bailed out with "No THP is
-# allocated" in split_huge_page_test's PTE-mapped case, an allocation
-# failure after the earlier tests had fragmented memory).
-run() {
+# fresh: page cache dropped and memory compacted before each selftest.
+# Each allocates huge pages, which fail to allocate in the memory that the
+# earlier tests fragment ("No THP is allocated"); and split_huge_page_test
+# runs in one arm only, after which the khugepaged cases of the two arms
+# would otherwise start from different memory.
+fresh() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	echo 1 >/proc/sys/vm/compact_memory
+}
+# run MODE [split]: the khugepaged cases (and split_huge_page_test) with
+# fixes=MODE.
+run() {
 	load fixes=$1
 	: >/tmp/rc.$1
 	if [ -n "$2" ]; then
+		fresh
 		(cd /tmp && $ST/split_huge_page_test /mnt/xfs) >/tmp/split.$1 2>&1
 		echo "split_huge_page_test $?" >>/tmp/rc.$1
 	fi
+	fresh
 	(cd /tmp && $ST/khugepaged madvise:shmem) >/tmp/khs.$1 2>&1
 	echo "khugepaged_shmem $?" >>/tmp/rc.$1
+	fresh
 	(cd /tmp && $ST/khugepaged madvise:file /mnt/advise) >/tmp/khf.$1 2>&1
 	echo "khugepaged_file $?" >>/tmp/rc.$1
 	for f in split khs khf; do [ -f /tmp/$f.$1 ] && ksft_results /tmp/$f.$1 >/tmp/$f.$1.res; done
@@ -60,8 +66,8 @@ fi
 for f in split khs khf; do
 	[ -f /tmp/$f.none.res ] || continue
 	info "$f: $(grep -c . /tmp/$f.all.res) result lines, $(grep -c -E 'Fail|not ok|Bail' /tmp/$f.all.res) failing with the fixes, $(grep -c -E 'Fail|not ok|Bail' /tmp/$f.none.res) without"
-	cmp -s /tmp/$f.none.res /tmp/$f.all.res || fail "$f results differ with the fixes:
-$(diff /tmp/$f.none.res /tmp/$f.all.res)"
+	# on one line, so that the suite's summary shows the cases
+	cmp -s /tmp/$f.none.res /tmp/$f.all.res || fail "$f results differ with the fixes: $(diff /tmp/$f.none.res /tmp/$f.all.res | grep '^[<>]' | sed 's/^</none:/; s/^>/fixes:/' | paste -sd';')"
 done
 sed 's/^/  exit status /' /tmp/rc.all
 cmp -s /tmp/rc.none /tmp/rc.all || fail "exit statuses differ: $(paste /tmp/rc.none /tmp/rc.all)"
