@@ -57,7 +57,7 @@ atomic_long_t ma_mlock_count_resets = ATOMIC_LONG_INIT(0);
 atomic_long_t ma_mlock_count_reset_misses = ATOMIC_LONG_INIT(0);
 
 /* times the guard waits for another CPU to put PG_lru back */
-#define MA_RESTART_TRIES	4
+#define MA_RESTART_TRIES	8
 
 /* Called with PG_mlocked set by this mlock_folio(), its batch run. */
 static void ma_mlock_count_restart(struct folio *folio)
@@ -67,15 +67,19 @@ static void ma_mlock_count_restart(struct folio *folio)
 
 	/*
 	 * Another CPU's LRU batch that holds PG_lru sets it again before it
-	 * lets the LRU lock go: wait for it through that lock. An isolation
-	 * (reclaim, migration) holds it longer, and puts the folio back
-	 * through lru_add(), which restarts the count at 0 itself.
+	 * lets the LRU lock go: wait for it through that lock. It may have
+	 * taken PG_lru and not yet the lock: cpu_relax() first, whose PAUSE
+	 * also lets a vCPU that shares a host thread with this one (QEMU's
+	 * single-threaded TCG) run on to the lock. An isolation (reclaim,
+	 * migration) holds PG_lru longer, and puts the folio back through
+	 * lru_add(), which restarts the count itself.
 	 */
 	for (tries = 0; !folio_test_clear_lru(folio); tries++) {
 		if (tries == MA_RESTART_TRIES) {
 			atomic_long_inc(&ma_mlock_count_reset_misses);
 			return;
 		}
+		cpu_relax();
 		lruvec = folio_lruvec_lock_irq(folio);
 		unlock_page_lruvec_irq(lruvec);
 	}
