@@ -4,8 +4,10 @@
  * tracer and the module's probes count the same calls, and print the
  * module's "probes" file at its edge. "on" starts the tracer and then reads
  * the file; "off" reads the file and then stops the tracer. Between the two
- * steps this process makes only read(2) and write(2) calls, which map no
- * file page, so no call of a probed function falls in one count and not in
+ * steps this process makes only open(2), read(2), write(2) and close(2)
+ * calls, which map no file page; and it first maps every page of its own
+ * (mlockall(MCL_CURRENT)), so that no page of its code faults in between
+ * either. No call of a probed function then falls in one count and not in
  * the other (the guest runs nothing else at the edges).
  *
  *   ma-tracewin on|off PROBES_FILE TRACING_ON_FILE
@@ -14,6 +16,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static char buf[16384];
@@ -58,6 +61,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	on = !strcmp(argv[1], "on");
+	if (mlockall(MCL_CURRENT)) {
+		perror("ma-tracewin: mlockall");
+		return 1;
+	}
 	if (on && set_tracing(argv[3], "1"))
 		return 1;
 	len = read_all(argv[2]);
