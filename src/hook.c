@@ -227,11 +227,12 @@ static int ma_hook_pass(struct ma_hook *hook, bool clones)
  * @hook: the hook
  *
  * The sets are tried with their plain names first, and with the clone
- * suffixes only when no set resolves so: each try looks a name up (on 6.1
- * by a linear search of the kernel's symbols), each name found costs
- * ftrace's walk of every traceable function (ma_site_filter()), and on the
- * supported kernels every probed function has its plain name: 7 tries a
- * load on 6.1 instead of 13, 6 on 6.12 instead of 8.
+ * suffixes only when no set resolves so: each try looks a name up (in
+ * vmlinux's sorted name table, then, for a name vmlinux lacks, by a linear
+ * search of every module's symbols), each name found costs ftrace's walk
+ * of every traceable function (ma_site_filter()), and on the supported
+ * kernels every probed function has its plain name: 7 tries a load on 6.1
+ * instead of 13, 6 on 6.12 instead of 8.
  *
  * Return: 0 when a set was probed or when none resolved (the reason is kept
  * for the report); -ENOMEM when memory ran out; -EINVAL when a set has more
