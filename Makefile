@@ -66,17 +66,22 @@ endif
 # linux-image-*-dbg package), so there, as without any map, nothing is
 # checked at build time: the kernel checks the symbols when the fixes
 # module loads, and refuses it, not the audit, if one is missing.
+# A symbol the map names once gets position 1 in its livepatch relocation
+# (fixes-sympos), not 0, which would make the livepatch core of 6.1 read
+# all of kallsyms again for each relocation to rule out a second one
+# (tools/ksym-check.c); without a map the kernel still rules it out.
 MA_KREL = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 SYSTEM_MAP ?= $(if $(filter $(MA_KREL),$(shell uname -r)),/proc/kallsyms,/boot/System.map-$(MA_KREL))
 
 module: tools/klp-relocs tools/ksym-check
 	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): install them or pass KDIR=" >&2; exit 1; }
-	rm -f fixes-out
+	rm -f fixes-out fixes-sympos
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 	@if [ ! -f "$(SYSTEM_MAP)" ]; then \
 		echo "mlock_audit: no symbol map at $(SYSTEM_MAP): the fixes' kernel symbols are checked when the fixes module loads"; \
 	else \
-		tools/ksym-check --system-map "$(SYSTEM_MAP)" --out fixes-out.new mlock_audit_fixes.ko; \
+		tools/ksym-check --system-map "$(SYSTEM_MAP)" --out fixes-out.new \
+			--sympos fixes-sympos mlock_audit_fixes.ko; \
 		rc=$$?; \
 		[ $$rc != 3 ] || echo "mlock_audit: the fixes' kernel symbols are checked when the fixes module loads"; \
 		[ $$rc = 0 ] || [ $$rc = 2 ] || [ $$rc = 3 ] || exit 1; \
@@ -95,7 +100,8 @@ module: tools/klp-relocs tools/ksym-check
 	fi
 ifeq ($(MLOCK_AUDIT_SKIP_KLP_RELOCS),)
 	tools/klp-relocs --symvers $(KDIR)/Module.symvers mlock_audit.ko
-	tools/klp-relocs --symvers $(KDIR)/Module.symvers mlock_audit_fixes.ko
+	tools/klp-relocs --symvers $(KDIR)/Module.symvers \
+		$$(test -f fixes-sympos && echo --sympos fixes-sympos) mlock_audit_fixes.ko
 else
 	@echo "MLOCK_AUDIT_SKIP_KLP_RELOCS: mlock_audit.ko and mlock_audit_fixes.ko left unconverted (test only: they must refuse to load)"
 endif
@@ -121,7 +127,7 @@ clean:
 	@if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	$(MAKE) -C userspace clean
 	$(MAKE) -C tests/progs clean
-	rm -rf build tools/klp-relocs tools/ksym-check fixes-out
+	rm -rf build tools/klp-relocs tools/ksym-check fixes-out fixes-sympos
 
 demo:
 	scripts/demo $(KERNEL)
