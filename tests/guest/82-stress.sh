@@ -14,12 +14,16 @@
 # at least 50 load/unload cycles, no reader and no worker failed, the
 # kernel log has no Oops, WARNING, BUG or hung task, the reference file's
 # checksum is unchanged, and Mlocked and Unevictable are back at their
-# base line (within 16 pages) once every workload has exited. Stock 7.3
-# can leave a large page-cache folio of an unmapped file mlocked after
-# this workload, with or without the module (freed at umount); when
-# Mlocked is not back, the test unmounts (it must be back then) and runs
-# the same workload without the module, up to three times, and passes
-# only if one of those runs leaves a residue at least as large less 64 kB.
+# base line (within 16 pages) once every workload has exited and the
+# module is gone. The kernel's stranded-munlock race (93-fix-mlock-
+# stranded) runs in this workload whenever the mlock fix's count guard is
+# not in force (fixes=none; 7.3, where the fix is upstream): it can leave
+# a folio of page cache mlocked with no locked mapping (a 1 MiB XFS folio
+# on stock 7.3). Such a residue passes only as that race leaves it, by
+# facts the module does not produce (stress_residue): page cache of the
+# reference file or of ma-stress's text (ma-kpcache, by kpageflags), no
+# more pages than vmstat unevictable_pgs_stranded grew by, and gone at
+# umount.
 . ./lib.sh
 unload
 SECONDS_=${STRESS_SECONDS:-90}
@@ -27,15 +31,15 @@ knob /proc/sys/vm/compact_unevictable_allowed 0
 knob /proc/sys/kernel/hung_task_timeout_secs 20
 # khugepaged asleep: on 7.3, under this load, the stock khugepaged waits
 # over 20 s for a worker's mmap_lock in collapse_huge_page() (no module
-# code on its stack) and trips the detector. Until this session the scan
-# period 70-72 left behind (3600000 ms) did this unseen; and a long period
-# alone still let the first worker that registered start a pass. Cycles
+# code on its stack) and trips the detector. A long scan period alone
+# still lets the first worker that registers start a pass. Cycles
 # 10 and 40 swap the thread (scanresume), each swap starting one pass.
 khugepaged_asleep
 stress_fs
 dmesg -c >/dev/null
 drain
 M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
+S0=$(vmstat_n unevictable_pgs_stranded) && [ -n "$S0" ] || fail "no unevictable_pgs_stranded in /proc/vmstat"
 info "base line: Mlocked $M0 kB, Unevictable $U0 kB; $SECONDS_ s"
 
 pids=""
@@ -128,46 +132,17 @@ grep -q 'malformed=0$' /tmp/readers.out || fail "malformed debugfs reads: $(cat 
 bad=$(dmesg | grep -E 'Oops|WARNING|BUG|blocked for more than|hung_task' | head -n 3)
 [ -z "$bad" ] || fail "kernel log: $bad"
 
-# back() WHEN: Mlocked and Unevictable at the base line (within 16 pages)?
-back() {
-	drain
-	m=$(($(meminfo_kb Mlocked) - M0)) u=$(($(meminfo_kb Unevictable) - U0))
-	info "$1: Mlocked $(meminfo_kb Mlocked) kB ($m), Unevictable $(meminfo_kb Unevictable) kB ($u)"
-	[ ${m#-} -le 64 ] && [ ${u#-} -le 64 ]
-}
-if back "after every workload exited"; then
-	umount /mnt/huge
-	umount /mnt/xfs
+drain
+M2=$(meminfo_kb Mlocked) U2=$(meminfo_kb Unevictable)
+info "after every workload exited: Mlocked $M0 -> $M2 kB, Unevictable $U0 -> $U2 kB"
+if [ $((M2 - M0)) -le 64 ] && [ $((M0 - M2)) -le 64 ] &&
+	[ $((U2 - U0)) -le 64 ] && [ $((U0 - U2)) -le 64 ]; then
+	umount /mnt/huge /mnt/xfs
 	exit 0
 fi
-# Left mlocked. If unmounting the filesystems frees it, it is page cache
-# of files nobody maps any more; the stock kernel may do that by itself
-# (seen on 7.3): the same workload without the module decides, by amount
-# (the module's residue at most a control's plus 64 kB).
-residue=$m
-umount /mnt/huge
-umount /mnt/xfs
-back "after unmounting tmpfs and XFS" ||
-	fail "Mlocked +$m kB, Unevictable +$u kB after the workloads exited and the filesystems were unmounted"
-# The control: the same workload without the module, up to three times
-# (the stock residue comes and goes); one that leaves at least as much
-# (less 64 kB) shows it is the stock kernel's
-for run in 1 2 3; do
-	stress_fs
-	drain
-	M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
-	stress_pressure "$SECONDS_"
-	pids=$!
-	ma-stress 8 "$SECONDS_" /mnt/xfs/reference /mnt/huge /mnt/xfs >/tmp/control.out 2>&1 ||
-		fail "control ma-stress failed: $(cat /tmp/control.out)"
-	wait
-	pids=""
-	back "control $run, the same workload without the module" && m=0
-	umount /mnt/huge
-	umount /mnt/xfs
-	if [ "$residue" -le $((m + 64)) ]; then
-		info "the stock kernel leaves page-cache folios mlocked too (control $run +$m kB, with the module +$residue kB): unmounting freed them"
-		exit 0
-	fi
-done
-fail "Mlocked +$residue kB of page cache stayed mlocked with the module; three runs without it left less (the last: +$m kB)"
+# below the base line is an undercount, no race of the kernel's
+[ $((M0 - M2)) -le 64 ] && [ $((U0 - U2)) -le 64 ] ||
+	fail "Mlocked $M0 -> $M2 kB, Unevictable $U0 -> $U2 kB: below the base line after the workloads exited"
+S1=$(vmstat_n unevictable_pgs_stranded) && [ -n "$S1" ] || fail "no unevictable_pgs_stranded in /proc/vmstat"
+stress_residue $((S1 - S0)) 16 64
+exit 0
