@@ -4,6 +4,7 @@
  * built for lacks, or has more than once.
  *
  *   ksym-check --system-map FILE [--out FILE] [--sympos FILE] MODULE.ko
+ *   ksym-check --system-map FILE --sites LIST [--symvers FILE] [--out FILE]
  *
  * Run by the Makefile on the linked, not yet converted fixes module
  * (mlock_audit_fixes.ko), whose weak undefined symbols are the unexported
@@ -32,6 +33,15 @@
  * other guests running). The map has made sure already, for the kernel
  * being built for.
  *
+ * With --sites, it looks up instead the kernel functions the audit's hooks
+ * may probe (LIST: src/hook-sites, a name a line, "#" comments), each also
+ * with the clone suffixes src/hook.c tries, and writes "SYMBOL 1" for each
+ * one the map names exactly once and --symvers does not export (an export
+ * needs no livepatch relocation): the audit's src/hook_sites.c takes their
+ * addresses through livepatch relocations, and klp-relocs --sympos gives
+ * them position 1. A name the map lacks, or has twice, is left out, and
+ * the hook finds it by name at load, as without a map.
+ *
  * It needs only the C library's <elf.h>, like tools/klp-relocs.c.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -44,7 +54,8 @@
 
 #define ROOT_PREFIX	"ma_fix_"
 #define MAP_MIN_LINES	10000
-#define USAGE		"usage: ksym-check --system-map FILE [--out FILE] [--sympos FILE] MODULE.ko"
+#define USAGE		"usage: ksym-check --system-map FILE [--out FILE] [--sympos FILE] MODULE.ko\n" \
+			"       ksym-check --system-map FILE --sites LIST [--symvers FILE] [--out FILE]"
 
 static void die(const char *fmt, ...)
 {
@@ -98,6 +109,57 @@ static unsigned int map_count(const char *map, const char *name)
 	return count;
 }
 
+/* The suffixes GCC gives a clone, as src/hook.c tries them. */
+static const char *const clone_suffixes[] = { "", ".constprop.0", ".isra.0" };
+
+/* Whether Module.symvers (@symvers, may be NULL) exports @name. */
+static int exported(const char *symvers, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = symvers;
+
+	while (p && (p = strstr(p, name))) {
+		if (p > symvers && p[-1] == '\t' && p[n] == '\t')
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* --sites: see the header comment; the map is already read. */
+static int sites(const char *map, const char *list_path, const char *symvers_path,
+		 const char *out_path)
+{
+	char *list, *symvers = NULL, *line, *save = NULL;
+	size_t len, i;
+	FILE *out;
+
+	list = (char *)file_read(list_path, &len);
+	if (symvers_path)
+		symvers = (char *)file_read(symvers_path, &len);
+	out = out_path ? fopen(out_path, "w") : stdout;
+	if (!out)
+		die("%s: %s", out_path, strerror(errno));
+	for (line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char sym[256];
+
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		if (strspn(line, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(line))
+			die("%s: '%s' is not a function name", list_path, line);
+		for (i = 0; i < sizeof(clone_suffixes) / sizeof(clone_suffixes[0]); i++) {
+			if ((size_t)snprintf(sym, sizeof(sym), "%s%s", line, clone_suffixes[i]) >=
+			    sizeof(sym))
+				die("%s: '%s' is too long", list_path, line);
+			if (map_count(map, sym) == 1 && !exported(symvers, sym))
+				fprintf(out, "%s 1\n", sym);
+		}
+	}
+	if (out != stdout && fclose(out))
+		die("%s: write failed", out_path);
+	return 0;
+}
+
 struct edge {
 	size_t from, to;	/* symbol indexes: @from refers to @to */
 };
@@ -133,6 +195,7 @@ static int is_root(const char *strtab, size_t sym)
 int main(int argc, char **argv)
 {
 	const char *path = NULL, *map_path = NULL, *out_path = NULL, *pos_path = NULL;
+	const char *sites_path = NULL, *symvers_path = NULL;
 	const char *strtab, *base;
 	size_t len, maplen, i, j, nedges = 0, cap = 0;
 	unsigned char *img, *reach;
@@ -151,6 +214,10 @@ int main(int argc, char **argv)
 			out_path = argv[++i];
 		else if (!strcmp(argv[i], "--sympos") && i + 1 < (size_t)argc)
 			pos_path = argv[++i];
+		else if (!strcmp(argv[i], "--sites") && i + 1 < (size_t)argc)
+			sites_path = argv[++i];
+		else if (!strcmp(argv[i], "--symvers") && i + 1 < (size_t)argc)
+			symvers_path = argv[++i];
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return printf("%s\n", USAGE) < 0;
 		else if (argv[i][0] == '-' || path)
@@ -158,7 +225,7 @@ int main(int argc, char **argv)
 		else
 			path = argv[i];
 	}
-	if (!path || !map_path)
+	if (!map_path || (sites_path ? path || pos_path : !path || symvers_path))
 		die("%s", USAGE);
 	map = (char *)file_read(map_path, &maplen);
 	base = strrchr(map_path, '/') ? strrchr(map_path, '/') + 1 : map_path;
@@ -170,6 +237,8 @@ int main(int argc, char **argv)
 			map_path, j);
 		return 3;
 	}
+	if (sites_path)
+		return sites(map, sites_path, symvers_path, out_path);
 
 	img = file_read(path, &len);
 	eh = (Elf64_Ehdr *)img;
