@@ -38,7 +38,7 @@ DKMS_SOURCES := Kbuild Makefile dkms.conf \
 		$(filter-out src/verified_builds.h,$(wildcard src/*.[ch] compat/*.h)) \
 		$(wildcard src/fixes/*/*.[ch] src/fixes/*/fix.mk) \
 		compat/Kbuild.include compat/verified/builds tools/klp-relocs.c \
-		tools/ksym-check.c
+		tools/ksym-check.c src/hook-sites
 
 # KDIR given (command line or environment): the module alone.
 ifneq ($(filter command line environment,$(origin KDIR)),)
@@ -70,12 +70,26 @@ endif
 # (fixes-sympos), not 0, which would make the livepatch core of 6.1 read
 # all of kallsyms again for each relocation to rule out a second one
 # (tools/ksym-check.c); without a map the kernel still rules it out.
+# Before the build, the functions the audit's hooks may probe
+# (src/hook-sites) are looked up in the same map: each one it names once
+# and the kernel does not export is listed in audit-sites, and the audit
+# takes its address through a livepatch relocation of position 1
+# (src/hook_sites.c), so that its ftrace hook needs no look-up by name at
+# load, which walks every traceable function of the kernel and of its
+# modules (src/hook.c). Without a map the hooks look their names up.
 MA_KREL = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 SYSTEM_MAP ?= $(if $(filter $(MA_KREL),$(shell uname -r)),/proc/kallsyms,/boot/System.map-$(MA_KREL))
 
 module: tools/klp-relocs tools/ksym-check
 	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): install them or pass KDIR=" >&2; exit 1; }
-	rm -f fixes-out fixes-sympos
+	rm -f fixes-out fixes-sympos audit-sites
+	@if [ -f "$(SYSTEM_MAP)" ]; then \
+		tools/ksym-check --system-map "$(SYSTEM_MAP)" --sites src/hook-sites \
+			--symvers $(KDIR)/Module.symvers --out audit-sites.new; \
+		rc=$$?; \
+		[ $$rc = 0 ] || [ $$rc = 3 ] || exit 1; \
+		if [ $$rc = 0 ]; then mv audit-sites.new audit-sites; else rm -f audit-sites.new; fi; \
+	fi
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 	@if [ ! -f "$(SYSTEM_MAP)" ]; then \
 		echo "mlock_audit: no symbol map at $(SYSTEM_MAP): the fixes' kernel symbols are checked when the fixes module loads"; \
@@ -99,7 +113,8 @@ module: tools/klp-relocs tools/ksym-check
 		rm -f fixes-out.left; \
 	fi
 ifeq ($(MLOCK_AUDIT_SKIP_KLP_RELOCS),)
-	tools/klp-relocs --symvers $(KDIR)/Module.symvers mlock_audit.ko
+	tools/klp-relocs --symvers $(KDIR)/Module.symvers \
+		$$(test -f audit-sites && echo --sympos audit-sites) mlock_audit.ko
 	tools/klp-relocs --symvers $(KDIR)/Module.symvers \
 		$$(test -f fixes-sympos && echo --sympos fixes-sympos) mlock_audit_fixes.ko
 else
@@ -127,7 +142,7 @@ clean:
 	@if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	$(MAKE) -C userspace clean
 	$(MAKE) -C tests/progs clean
-	rm -rf build tools/klp-relocs tools/ksym-check fixes-out fixes-sympos
+	rm -rf build tools/klp-relocs tools/ksym-check fixes-out fixes-sympos audit-sites
 
 demo:
 	scripts/demo $(KERNEL)
