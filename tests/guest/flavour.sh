@@ -6,7 +6,11 @@
 # flavour has CONFIG_TRANSPARENT_HUGEPAGE (cloud) the states are those of
 # the generic kernel (expected-states), where it has none (rt) every fix
 # is unsupported for that reason; the audit counts a 16 MiB locked file
-# mapping (rootfs: no THP needed) in summary; the module unloads.
+# mapping (rootfs: no THP needed) in summary; every hook probes its
+# functions (rmap_add and finish_fault everywhere, khugepaged_scan with
+# THP): a flavour build has no symbol map, so its hooks find their
+# functions by name, not by the addresses a build with a map gives them
+# (src/hook_sites.c); the module unloads.
 . ./lib.sh
 case $MA_VARIANT in cloud | rt | deb12) ;; *) fail "not a flavour or rebuild kernel (MA_VARIANT '$MA_VARIANT')" ;; esac
 cfg=$(ls /add/config /add/config-* 2>/dev/null | head -n1)
@@ -35,6 +39,13 @@ for fix in mlock fault lazyfree scanresume; do
 			fail "fix $fix without THP: '$state', '$detail'"
 	fi
 done
+hooks="rmap_add finish_fault"
+[ "$thp" = y ] && hooks="$hooks khugepaged_scan"
+for h in $hooks; do
+	grep -q "^$h [a-z_.0-9]* hits=" $DBG/probes ||
+		fail "hook $h probes nothing: $(grep "^$h " $DBG/probes)"
+done
+info "probes: $(grep -c ' hits=' $DBG/probes) functions ($(awk '/ hits=/ { printf "%s%s", s, $2; s = " " }' $DBG/probes))"
 rm -f /tmp/fl.hold
 mkfifo /tmp/fl.hold || fail "mkfifo"
 ma-lock --file /tmp/fl.data --mb 16 --lock populate </tmp/fl.hold >/tmp/fl.out 2>&1 &
