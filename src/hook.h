@@ -58,8 +58,10 @@ int ma_hook_register(struct ma_hook *hook);
 void ma_hook_unregister(struct ma_hook *hook);
 void ma_hooks_show(struct seq_file *m);
 
-/* For the fixes module (fixes_count.c), exported by the audit. */
+/* hook_sites.c: a probed function's address, where the build knew it */
 unsigned long ma_hook_site_start(const char *sym);
+
+/* For the fixes module (fixes_count.c), exported by the audit. */
 struct ma_site *ma_hook_site(const char *func);
 void ma_site_hand_over(struct ma_site *site, const struct klp_func *fix);
 void ma_site_quiet(struct ma_site *site, bool quiet);
