@@ -94,19 +94,29 @@ static unsigned char *file_read(const char *path, size_t *len)
 	return p;
 }
 
-/* How many times System.map names @name ("ADDR TYPE NAME" lines). */
-static unsigned int map_count(const char *map, const char *name)
+/*
+ * How many times @text has @name between the characters @before and
+ * @after, or, with @at_end, between @before and the end of @text.
+ */
+static unsigned int occurrences(const char *text, const char *name, char before,
+				char after, int at_end)
 {
 	size_t n = strlen(name);
 	unsigned int count = 0;
-	const char *p = map;
+	const char *p = text;
 
 	while ((p = strstr(p, name))) {
-		if (p > map && p[-1] == ' ' && (p[n] == '\n' || p[n] == '\0'))
+		if (p > text && p[-1] == before && (p[n] == after || (at_end && !p[n])))
 			count++;
 		p += n;
 	}
 	return count;
+}
+
+/* How many times System.map names @name ("ADDR TYPE NAME" lines). */
+static unsigned int map_count(const char *map, const char *name)
+{
+	return occurrences(map, name, ' ', '\n', 1);
 }
 
 /* The suffixes GCC gives a clone, as src/hook.c tries them. */
@@ -115,15 +125,7 @@ static const char *const clone_suffixes[] = { "", ".constprop.0", ".isra.0" };
 /* Whether Module.symvers (@symvers, may be NULL) exports @name. */
 static int exported(const char *symvers, const char *name)
 {
-	size_t n = strlen(name);
-	const char *p = symvers;
-
-	while (p && (p = strstr(p, name))) {
-		if (p > symvers && p[-1] == '\t' && p[n] == '\t')
-			return 1;
-		p += n;
-	}
-	return 0;
+	return symvers && occurrences(symvers, name, '\t', '\t', 0);
 }
 
 /* --sites: see the header comment; the map is already read. */
