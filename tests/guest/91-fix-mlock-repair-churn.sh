@@ -51,6 +51,9 @@ sync
 echo 3 >/proc/sys/vm/drop_caches
 drain
 M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
+# the race's count from before the first worker starts: its first mlocks
+# and munlocks come at once
+S0=$(vmstat_n unevictable_pgs_stranded) && [ -n "$S0" ] || fail "no unevictable_pgs_stranded in /proc/vmstat"
 hold --file /mnt/xfs/long --mb 16 --lock maplocked
 hold --file /mnt/xfs/long --mb 16 --lock maplocked
 ma-stress 8 "$SECONDS_" /mnt/xfs/reference /mnt/huge /mnt/xfs >/tmp/stress.out 2>&1 &
@@ -76,11 +79,10 @@ for i in 1 2 3; do
 	cpids="$cpids $!"
 done
 pids="$pids $cpids"
-S0=$(vmstat_n unevictable_pgs_stranded)
 sleep 3
 load fixes=mlock
 # until here some tasks ran the stock mlock_folio(), without the guard
-S1=$(vmstat_n unevictable_pgs_stranded)
+S1=$(vmstat_n unevictable_pgs_stranded) && [ -n "$S1" ] || fail "no unevictable_pgs_stranded in /proc/vmstat"
 repair_over() { grep -q '^fix=mlock .*repair=\(done\|stopped\)' $DBG/fixes; }
 wait_for 60 repair_over || fail "the repair still runs 60 s after the transition: $(grep '^fix=mlock' $DBG/fixes)"
 line=$(grep '^fix=mlock' $DBG/fixes)
