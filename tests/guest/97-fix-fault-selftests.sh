@@ -8,8 +8,7 @@
 #    for khugepaged's scans, which under TCG take 4 minutes and time out in
 #    3 cases with and without the fixes alike.
 #  - split_huge_page_test on an XFS directory (its page-cache cases need
-#    large folios) passes with the fixes; it is run without them too, to
-#    compare, only when it does not (it takes 2 minutes under TCG).
+#    large folios) gives the same result lines and exit status too.
 . ./lib.sh
 ST=/add/selftests
 [ -x $ST/khugepaged ] && [ -x $ST/split_huge_page_test ] ||
@@ -25,51 +24,39 @@ mkdir -p /mnt/advise
 mount -t tmpfs -o huge=advise,size=256m tmpfs /mnt/advise || fail "tmpfs huge=advise"
 # fresh: page cache dropped and memory compacted before each selftest.
 # Each allocates huge pages, which fail to allocate in the memory that the
-# earlier tests fragment ("No THP is allocated"); and split_huge_page_test
-# runs in one arm only, after which the khugepaged cases of the two arms
-# would otherwise start from different memory.
+# earlier tests fragment ("No THP is allocated").
 fresh() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	echo 1 >/proc/sys/vm/compact_memory
 }
-# run MODE [split]: the khugepaged cases (and split_huge_page_test) with
-# fixes=MODE.
+# run MODE: split_huge_page_test and the khugepaged cases with fixes=MODE
 run() {
 	load fixes=$1
 	: >/tmp/rc.$1
-	if [ -n "$2" ]; then
-		fresh
-		(cd /tmp && $ST/split_huge_page_test /mnt/xfs) >/tmp/split.$1 2>&1
-		echo "split_huge_page_test $?" >>/tmp/rc.$1
-	fi
+	fresh
+	(cd /tmp && $ST/split_huge_page_test /mnt/xfs) >/tmp/split.$1 2>&1
+	echo "split_huge_page_test $?" >>/tmp/rc.$1
 	fresh
 	(cd /tmp && $ST/khugepaged madvise:shmem) >/tmp/khs.$1 2>&1
 	echo "khugepaged_shmem $?" >>/tmp/rc.$1
 	fresh
 	(cd /tmp && $ST/khugepaged madvise:file /mnt/advise) >/tmp/khf.$1 2>&1
 	echo "khugepaged_file $?" >>/tmp/rc.$1
-	for f in split khs khf; do [ -f /tmp/$f.$1 ] && ksft_results /tmp/$f.$1 >/tmp/$f.$1.res; done
+	for f in split khs khf; do ksft_results /tmp/$f.$1 >/tmp/$f.$1.res; done
 	unload
 }
-# split_huge_page_test takes 2 minutes under TCG: it runs with the fixes,
-# and again without them only if it did not pass with them, to compare.
-run all split
-run none $(grep -q '^split_huge_page_test 0$' /tmp/rc.all || echo split)
-if [ ! -f /tmp/split.none ]; then
-	grep -E -q 'Fail|not ok|Bail' /tmp/split.all.res &&
-		fail "split_huge_page_test: a case failed yet exited 0"
-	grep -q '^ok ' /tmp/split.all.res || fail "split_huge_page_test ran no case"
-	info "split: $(grep -c . /tmp/split.all.res) result lines, all passing with the fixes"
-	sed -i '/^split_huge_page_test /d' /tmp/rc.all
-fi
+run all
+run none
 for f in split khs khf; do
-	[ -f /tmp/$f.none.res ] || continue
 	info "$f: $(grep -c . /tmp/$f.all.res) result lines, $(grep -c -E 'Fail|not ok|Bail' /tmp/$f.all.res) failing with the fixes, $(grep -c -E 'Fail|not ok|Bail' /tmp/$f.none.res) without"
 	# on one line, so that the suite's summary shows the cases
 	cmp -s /tmp/$f.none.res /tmp/$f.all.res || fail "$f results differ with the fixes: $(diff /tmp/$f.none.res /tmp/$f.all.res | grep '^[<>]' | sed 's/^</none:/; s/^>/fixes:/' | paste -sd';')"
 done
 sed 's/^/  exit status /' /tmp/rc.all
 cmp -s /tmp/rc.none /tmp/rc.all || fail "exit statuses differ: $(paste /tmp/rc.none /tmp/rc.all)"
+grep -q '^ok ' /tmp/split.all.res || fail "split_huge_page_test ran no case"
+grep -q '^split_huge_page_test 0$' /tmp/rc.all && grep -E -q 'Fail|not ok|Bail' /tmp/split.all.res &&
+	fail "split_huge_page_test: a case failed yet exited 0"
 umount /mnt/xfs /mnt/advise
 exit 0
