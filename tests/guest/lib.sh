@@ -339,16 +339,18 @@ gone_figures() {
 	info "Mlocked $M0 -> $M1 (workloads gone) -> $M2 kB (module gone); Unevictable $U0 -> $U1 -> $U2 kB${1:+; $1}"
 }
 
-# stress_residue STRANDED PAGES KB: Mlocked stayed M2 - M0 kB above its
-# base line after a stress on /mnt/huge and /mnt/xfs (gone_figures). That
-# passes only as the stock kernel's stranded-munlock race leaves it: page
-# cache that the stress's workers mlocked and that outlives them, that is
-# the stress's reference file and the text of ma-stress itself, whose
-# workers mlockall() (ma-kpcache, by kpageflags; within PAGES pages), no
-# more pages than STRANDED (what vmstat unevictable_pgs_stranded grew by
-# while that race could run), and gone once that page cache is (the file
-# systems unmounted, ma-stress's file replaced by a copy): Mlocked within
-# KB kB of the base line, Unevictable within 64 kB.
+# stress_residue STRANDED PAGES KB [CONTEXT]: Mlocked stayed M2 - M0 kB
+# above its base line after a stress on /mnt/huge and /mnt/xfs
+# (gone_figures). That passes only as the stock kernel's stranded-munlock
+# race leaves it: page cache that the stress's workers mlocked and that
+# outlives them, that is the stress's reference file and the text of
+# ma-stress itself, whose workers mlockall() (ma-kpcache, by kpageflags;
+# within PAGES pages), no more pages than STRANDED (what vmstat
+# unevictable_pgs_stranded grew by while that race could run), and gone
+# once that page cache is (the file systems unmounted, ma-stress's file
+# replaced by a copy): Mlocked within KB kB of the base line, Unevictable
+# within 64 kB. CONTEXT, when given, goes into the failure that names the
+# race.
 stress_residue() {
 	sr_bin=$(command -v ma-stress)
 	kpc=$(ma-kpcache /mnt/xfs/reference "$sr_bin") || fail "ma-kpcache failed"
@@ -362,7 +364,7 @@ stress_residue() {
 	[ "${off#-}" -le "$2" ] ||
 		fail "the residue is not the page cache of the reference file and ma-stress: $((M2 - M0)) kB mlocked, $ref_ml pages of it there"
 	[ "$ref_ml" -le "$1" ] ||
-		fail "$ref_ml pages stayed mlocked in the reference file and ma-stress, more than the $1 the kernel's munlock race stranded: not that race"
+		fail "$ref_ml pages stayed mlocked in the reference file and ma-stress, more than the $1 the kernel's munlock race stranded: not that race ($(echo "$kpc" | tr '\n' ';')${4:+ $4})"
 	[ $((M3 - M0)) -le "$3" ] && [ $((U3 - U0)) -le 64 ] ||
 		fail "Mlocked $M0 -> $M3 kB, Unevictable $U0 -> $U3 kB even after umount and a new $sr_bin"
 }
