@@ -83,7 +83,7 @@ for c in khugepaged madvise; do
 		grep -q -E 'OK$|^ok ' /tmp/kh.none.res ||
 			bad="$bad $c:$t (no case passed even without the fixes)"
 		cmp -s /tmp/kh.none.res /tmp/kh.all.res ||
-			bad="$bad $c:$t ($(diff -a -U0 /tmp/kh.none.res /tmp/kh.all.res | grep -E '^[-+]' | grep -v -E '^(---|\+\+\+) ' | head -2 | tr '\n' '|'))"
+			bad="$bad $c:$t ($(res_diff /tmp/kh.none.res /tmp/kh.all.res))"
 	done
 done
 [ -z "$bad" ] || fail "differs with the fixes:$bad"

@@ -427,6 +427,13 @@ ksft_results() {
 		sed 's/ *#.*//; s/[0-9]\{3,\}/N/g; s/\.\.\.\.*/.../g'
 }
 
+# res_diff NONE ALL: the lines that differ between two result files, on
+# one line ("none: ...; fixes: ..."); busybox's diff writes unified diffs
+res_diff() {
+	diff -a -U0 "$1" "$2" | grep -v -E '^(---|\+\+\+|@@) ' |
+		sed 's/^-/none: /; s/^+/fixes: /' | paste -sd';'
+}
+
 # The reference livepatch (tests/modules/ma_lp_replace, built for this
 # kernel by tests/run and added at /add): a cumulative livepatch
 # (.replace = true) of cmdline_proc_show() alone. Its transition is the
