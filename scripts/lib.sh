@@ -3,23 +3,23 @@
 #
 # Everything downloaded or built outside the clone lives under $MA_CACHE
 # (default /var/cache/mlock_audit, override with MLOCK_AUDIT_CACHE), so that
-# CI runs and later sessions reuse it. The machine's own apt sources are never
+# later runs and CI reuse it. The machine's own apt sources are never
 # touched: all Debian look-ups go through a private apt configuration there.
 
 MA_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MA_CACHE=${MLOCK_AUDIT_CACHE:-/var/cache/mlock_audit}
 MA_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 MA_SUPPORTED="6.1 6.12 7.3"
-# Debug kernels (issue 8's debug lane, `make check-debug`): built by
+# Debug kernels (the debug lane, `make check-debug`): built by
 # scripts/debug-kernel from a supported kernel's Debian source; named
 # BASE-debug, they behave as BASE everywhere except where they come from.
 MA_DEBUG_KERNELS="6.12-debug"
-# Flavour kernels (issue 20): BASE-cloud and BASE-rt are Debian's cloud and
+# Flavour kernels: BASE-cloud and BASE-rt are Debian's cloud and
 # rt images of the same release as BASE (the version scripts/kernels
 # fetched for BASE), booted to check the module built with
 # scripts/build --flavour; they behave as BASE everywhere else.
 MA_FLAVOURS="cloud rt"
-# A build outside the record (issue 20): 6.12-prev is Debian's generic
+# A build outside the record: 6.12-prev is Debian's generic
 # image of the newest 6.12 build older than the one scripts/kernels
 # fetched for 6.12 that compat/verified/builds does not list, booted to
 # check that the module refuses to apply unverified fixes there. 6.12
@@ -27,7 +27,7 @@ MA_FLAVOURS="cloud rt"
 # so its chroot cannot hold two builds' tools, and Debian carries a single
 # 7.3 build.
 MA_PREV_KERNELS="6.12-prev"
-# Another suite's rebuild (issue 31): 6.12-deb12 is bookworm's own build of
+# Another suite's rebuild: 6.12-deb12 is bookworm's own build of
 # the 6.12 series (linux-image-6.12.N+deb12-amd64, bookworm-security,
 # built with bookworm's gcc-12), the newer kernel bookworm users install;
 # built in the bookworm chroot, it behaves as 6.12 everywhere else.
@@ -147,7 +147,7 @@ ma_apt_src() { # apt-get|apt-cache ARGS...
 	"$tool" "${opts[@]}" "$@"
 }
 
-# Serialise work on the shared cache (CI and a session may overlap).
+# Serialise work on the shared cache (two runs, CI's among them, may overlap).
 ma_lock() {
 	mkdir -p "$MA_CACHE"
 	exec 9>"$MA_CACHE/.lock"

@@ -433,7 +433,7 @@ static int ma_mmap_lock(struct mm_struct *mm, const bool *stop)
 
 /*
  * Test-only (MLOCK_AUDIT_BREAK=undo_relock): the 6.1 undo lets mmap_lock
- * go every MA_PMDS_PER_HOLD units, as before issue 15, and waits 20 ms
+ * go every MA_PMDS_PER_HOLD units, and waits 20 ms
  * each time so that an mremap() gets in: 91-fix-mlock-undo-mremap must
  * then fail on 6.1 (run by hand; see the Kbuild comment).
  */

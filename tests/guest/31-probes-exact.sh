@@ -1,6 +1,6 @@
 # The probes' hits are exact, and where a live fix replaces a probed
 # function its replacement counts the calls while the hook is unregistered
-# (issue 35). The independent count is the kernel's function tracer on the
+#. The independent count is the kernel's function tracer on the
 # same symbols, over the same window (ma-tracewin). The window spans the
 # livepatch's disabling (the hooks count again), the fixes module's
 # unload and reload by hand, and its new transition (the replacements

@@ -1,4 +1,4 @@
-# Another vendor's cumulative livepatch over mlock_audit (issue 15). A
+# Another vendor's cumulative livepatch over mlock_audit. A
 # livepatch with .replace = true (tests/modules/ma_lp_replace, built by
 # tests/run for this kernel and added at /add) takes over every function
 # mlock_audit patches. Reference: its transition time (kernel log, start

@@ -1,4 +1,4 @@
-# Stress (issue 8): for STRESS_SECONDS (90), at the same time
+# Stress: for STRESS_SECONDS (90), at the same time
 #  - ma-stress: 8 processes doing, in random order, mmap, mlock, munlock,
 #    mlockall/munlockall, MADV_DONTNEED, MADV_FREE, mremap, fork, exit and
 #    ftruncate over huge tmpfs, XFS and anonymous THP, and locking and

@@ -1,4 +1,4 @@
-# Stress with the fixes in force for the whole run (issue 15): the module
+# Stress with the fixes in force for the whole run: the module
 # is loaded with every fix and its livepatch stays enabled while, for
 # STRESS_SECONDS (90), 8 ma-stress processes mmap, mlock, munlock,
 # mlockall/munlockall, MADV_DONTNEED, MADV_FREE, mremap, fork, exit,

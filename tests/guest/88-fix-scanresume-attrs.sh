@@ -1,5 +1,5 @@
 # The "scanresume" fix replaces the khugepaged thread when it is enabled
-# and when it is disabled (issue 15): the new thread must keep what the
+# and when it is disabled: the new thread must keep what the
 # administrator set on the old one. Set on the stock thread: CPU affinity
 # (CPU 1 only), nice 7, I/O priority best-effort 6, and a cgroup of its
 # own; then the thread after enabling and after disabling must have the

@@ -1,5 +1,5 @@
 # The "scanresume" fix swaps the khugepaged thread when it is enabled
-# (issue 15): the new thread must sleep out what is left of the old one's
+#: the new thread must sleep out what is left of the old one's
 # scan sleep, not start a pass at once. khugepaged is asleep for an hour
 # with a process registered; for 5 s after enabling, full_scans must not
 # move. Then the sleep is cut short by a write of scan_sleep_millisecs,

@@ -1,5 +1,5 @@
 # Disabling the livepatch must not wait behind a process whose mmap_lock
-# is held for writing by a task stuck in D state (issue 15), nor behind
+# is held for writing by a task stuck in D state, nor behind
 # a folio locked for I/O on a device that does not answer (phase 3). ma-stuck
 # holds a locked 8 MiB mapping of an XFS file, then freezes the file
 # system: one thread waits in page_mkwrite() for the thaw, another in

@@ -1,5 +1,5 @@
 # Processes that exit while the mlock fix goes leave nothing mlocked
-# (issue 32). Six processes each hold a cold 16 MiB XFS file (large
+#. Six processes each hold a cold 16 MiB XFS file (large
 # folios) MAP_LOCKED, which the fix mlocks; they are killed right after
 # the fix starts to go: after "0" is written to the livepatch's "enabled",
 # and after a foreign cumulative livepatch (.replace = true,

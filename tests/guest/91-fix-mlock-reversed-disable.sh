@@ -1,6 +1,6 @@
 # A disable of the livepatch that is reversed (1 written to "enabled"
 # during the unpatch transition) must leave the mlock fix working, as its
-# "active" state says (issue 15). Before, the pre-unpatch callback had
+# "active" state says. Before, the pre-unpatch callback had
 # stopped the repair and (6.1) the mlocking of large folios for good: the
 # repair after the reversal ended "stopped", and on 6.1 a new MAP_LOCKED
 # mapping of a cold 32 MiB XFS file left its large folios out of Mlocked.

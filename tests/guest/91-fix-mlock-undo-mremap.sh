@@ -1,5 +1,5 @@
 # The 6.1 undo at disable must also find a locked folio that mremap()
-# moves while the undo walks (issue 15). ma-shuttle holds 8 MiB of a cold
+# moves while the undo walks. ma-shuttle holds 8 MiB of a cold
 # XFS file MAP_LOCKED (large folios) and keeps moving it between the two
 # ends of a process with 1500 small VMAs in between. The undo walks VMAs
 # in address order; when it let mmap_lock go part-way (every 512 VMAs or

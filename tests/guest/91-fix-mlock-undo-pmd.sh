@@ -1,5 +1,5 @@
 # Disabling the mlock fix also munlocks a folio that a PMD maps elsewhere
-# (issue 32). A process locks a 2 MiB anonymous THP (MAP_LOCKED), forks a
+#. A process locks a 2 MiB anonymous THP (MAP_LOCKED), forks a
 # child that keeps the PMD mapping (a child's VMA is not VM_LOCKED), and
 # splits its own PMD mapping into PTEs (mprotect of one page and back):
 # the folio is then fully mapped by PTEs in a locked VMA and by a PMD in an

@@ -1,4 +1,4 @@
-# Disabling the livepatch leaves no Mlocked behind (issue 15). 6.1 never
+# Disabling the livepatch leaves no Mlocked behind. 6.1 never
 # munlocks a PTE-mapped large folio itself, so the mlock fix undoes what it
 # mlocked before it goes; that undo must be complete whatever the mappings
 # went through: a MAP_LOCKED mapping of a cold 32 MiB XFS file (large

@@ -1,5 +1,5 @@
 # Reclaim through a plain mapping of file pages that a locked VMA maps
-# none of (issue 15): an untouched MLOCK_ONFAULT mapping of a 32 MiB XFS
+# none of: an untouched MLOCK_ONFAULT mapping of a 32 MiB XFS
 # file, and a plain mapping read through; MADV_PAGEOUT on the plain one.
 # The reference is the same workload with fixes=none (the stock kernel's
 # reclaim): the locked VMA holds no page, so reclaim must unmap the plain

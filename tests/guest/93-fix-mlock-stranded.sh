@@ -1,5 +1,5 @@
 # The kernel's stranded-munlock race must not leave page cache mlocked
-# (issue 15). A munlock that finds a folio off the LRU for a moment clears
+#. A munlock that finds a folio off the LRU for a moment clears
 # PG_mlocked but leaves its mlock_count; the next mlock adds to that stale
 # count, and the last munlock leaves the folio mlocked with no locked
 # mapping, until the file goes. The stock kernel has the race; the fix,

@@ -1,11 +1,11 @@
-# The enable transition of the "mlock" fix must strand nothing (issue 15).
+# The enable transition of the "mlock" fix must strand nothing.
 # Run by tests/host/enable-window, with the module built with
 # MLOCK_AUDIT_BREAK=hold and the test module /add/ma_hold.ko:
 #
 #   WINDOW_MODE=fixed run-all enable-window.sh   the module installed
 #   WINDOW_MODE=early run-all enable-window.sh   the modules of /add/early
 #       (hold_early_mlock: large folios mlocked from the start of the
-#       transition, as before issue 15)
+#       transition, without the gate)
 #
 # A thread of ma-window waits in ma_hold, so the livepatch transition
 # stays open and that thread stays on the kernel's own code. The other

@@ -1,4 +1,4 @@
-# The module on a Debian flavour kernel (issue 20), run by
+# The module on a Debian flavour kernel, run by
 # tests/host/flavour-build on BASE-cloud and BASE-rt ($MA_VARIANT) with the
 # module built against that flavour's headers, and by tests/host/deb12-kernel
 # on 6.12-deb12 (bookworm's rebuild of 6.12, generic flavour): it loads; "fixes" gives

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ma-posreuse CYCLES: can a new mm pick up the khugepaged scan position
- * that an exited mm left behind (issue 15, "saved positions")?
+ * that an exited mm left behind ("saved positions")?
  *
  * Run as root, with THP "enabled" at "madvise" (the areas must fault in
  * small pages); it writes khugepaged's pages_to_scan and

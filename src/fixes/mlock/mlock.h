@@ -12,8 +12,8 @@
 
 /*
  * Test-only (MLOCK_AUDIT_BREAK=hold_early_mlock): the 6.1 mlock fix
- * mlocks large folios from the start of the enable transition, as it did
- * before issue 15 (tests/host/enable-window shows what that strands).
+ * mlocks large folios from the start of the enable transition, without
+ * the gate (tests/host/enable-window shows what that strands).
  */
 #ifdef MLOCK_AUDIT_BREAK_HOLD_EARLY_MLOCK
 #define MA_EARLY_MLOCK		1

@@ -72,7 +72,7 @@ static bool ma_mm_exiting(struct mm_struct *mm)
 
 #ifdef MLOCK_AUDIT_BREAK_SCANRESUME_BY_SLOT
 /*
- * Test-only: the positions as they were before issue 15, a klp shadow
+ * Test-only: the positions kept in a klp shadow
  * variable of the slot that records the mm, never collected. A new mm whose
  * mm_struct and slot reuse an exited mm's addresses picks up its position
  * (tests/guest/88-fix-scanresume-positions must fail with it).

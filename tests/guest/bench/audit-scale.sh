@@ -1,4 +1,4 @@
-# Benchmark (issue 35): the audit walks the page tables of locked VMAs
+# Benchmark: the audit walks the page tables of locked VMAs
 # only, so a system-wide read of "summary" costs in proportion to the
 # locked memory, not to all of it.
 # 200 processes (ma-scale) share 4 GiB of touched, unlocked memory: 1.5 GiB

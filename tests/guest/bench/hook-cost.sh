@@ -1,4 +1,4 @@
-# Benchmark (issue 35): the cost per hit of each entry-hook mechanism
+# Benchmark: the cost per hit of each entry-hook mechanism
 # (kprobe on ftrace, ftrace_ops, fprobe, and a kprobe and an ftrace_ops on
 # one function), measured in one boot by the test module ma_hookcost
 # (tests/modules/ma_hookcost, given with --add) at its load. Prints its

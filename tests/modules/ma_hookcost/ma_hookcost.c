@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ma_hookcost: test-only, for tests/guest/bench/hook-cost.sh (issue 35,
- * "Probes"). At load it measures, in one boot, what an entry hook costs
+ * ma_hookcost: test-only, for tests/guest/bench/hook-cost.sh. At load it measures, in one boot, what an entry hook costs
  * per call of a traced function, for each mechanism that could carry the
  * observation hooks of src/hook.c:
  *
