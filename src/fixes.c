@@ -258,21 +258,6 @@ struct klp_patch *ma_fixes_patch(void)
 	return &ma_klp_patch;
 }
 
-/**
- * ma_fix_listed() - whether a list of fix names holds a fix.
- * @list: the names, each with a space before and after (" a b ")
- * @fix: the fix's name
- *
- * Return: true if @list holds @fix.
- */
-bool ma_fix_listed(const char *list, const char *fix)
-{
-	char name[24];
-
-	snprintf(name, sizeof(name), " %s ", fix);
-	return strstr(list, name);
-}
-
 /* Queue the replacements of @fix into the patch; false if no room. */
 static bool ma_fix_queue(struct ma_fix *fix, unsigned int *n)
 {

@@ -111,6 +111,5 @@ void ma_fixes_exit(void);
 void ma_fixes_show(struct seq_file *m);
 void ma_fix_event(enum ma_fix_event ev, struct folio *folio);
 struct klp_patch *ma_fixes_patch(void);
-bool ma_fix_listed(const char *list, const char *fix);
 
 #endif /* _MLOCK_AUDIT_FIXES_H */

@@ -19,8 +19,6 @@
 #include <linux/string.h>
 #include <linux/utsname.h>
 
-#include "fixes.h"
-#include "fixes_link.h"
 #include "verified.h"
 
 struct ma_verified_build {
@@ -61,6 +59,15 @@ const char *ma_build_version(void)
 	if (n < sizeof(ma_version))
 		strscpy(ma_version, v, n + 1);
 	return ma_version;
+}
+
+/* Whether @list (names each with a space before and after) holds @fix. */
+static bool ma_fix_listed(const char *list, const char *fix)
+{
+	char name[24];
+
+	snprintf(name, sizeof(name), " %s ", fix);
+	return strstr(list, name);
 }
 
 static const struct ma_verified_build *ma_verified_find(const char *version)
