@@ -9,7 +9,7 @@
 ma-fix-objs += src/fixes/fault/fix.o
 ifneq ($(CONFIG_TRANSPARENT_HUGEPAGE),y)
 # COMPAT_NO_THP: not built
-else ifeq ($(call compat-grep,'define PVMW_PGTABLE_CROSSED',include/linux/rmap.h),y)
+else ifeq ($(compat-seed000-merged),y)
 ccflags-y += -DCOMPAT_FAULT_FIX_IS_UPSTREAM
 else ifeq ($(call compat-grep,'^void set_pte_range\b',include/linux/mm.h),y)
 ccflags-y += -DCOMPAT_FAULT_FIX_SET_PTE_RANGE -DMA_CARRY_FAULT

@@ -2,7 +2,7 @@
 #
 # The "mlock" live fix (seed 000, "mm: Improve mlock tracking for large
 # folios"): what each kernel form gets. Included by the top Kbuild after
-# compat/Kbuild.include (compat-grep, COMPAT_NO_THP).
+# compat/Kbuild.include (compat-grep, compat-seed000-merged, COMPAT_NO_THP).
 #
 # Upstream since v6.18, whose page_vma_mapped_walk() reports
 # PVMW_PGTABLE_CROSSED (2db579838296). Before, it is carried where the rmap
@@ -12,7 +12,7 @@
 ma-fix-objs += src/fixes/mlock/fix.o
 ifneq ($(CONFIG_TRANSPARENT_HUGEPAGE),y)
 # COMPAT_NO_THP: not built
-else ifeq ($(call compat-grep,'define PVMW_PGTABLE_CROSSED',include/linux/rmap.h),y)
+else ifeq ($(compat-seed000-merged),y)
 ccflags-y += -DCOMPAT_MLOCK_FIX_IS_UPSTREAM
 else ifeq ($(call compat-grep,'^void folio_add_file_rmap_ptes\b',include/linux/rmap.h),y)
 ccflags-y += -DCOMPAT_MLOCK_FIX_FOLIO_RMAP -DMA_CARRY_MLOCK
