@@ -59,9 +59,9 @@ run all
 run none
 d=$(differs)
 if [ -n "$d" ]; then
-	# The stock selftests are not always repeatable in a guest whose memory
-	# earlier tests have fragmented (a collapse finds no huge page): show
-	# the difference and run both arms once more; that pair decides.
+	# The stock selftests are not always repeatable in a guest that has
+	# run the rest of its part (a collapse that finds no huge page fails):
+	# show the difference and run both arms once more; that pair decides.
 	for f in $d; do
 		[ $f = status ] && info "exit statuses differed: $(paste /tmp/rc.none /tmp/rc.all | tr '\t\n' '/ ')" && continue
 		info "$f differed, run again: $(res_diff /tmp/$f.none.res /tmp/$f.all.res)"
