@@ -65,8 +65,7 @@ if [ -n "$d" ]; then
 	for f in $d; do
 		[ $f = status ] && info "exit statuses differed: $(paste /tmp/rc.none /tmp/rc.all | tr '\t\n' '/ ')" && continue
 		info "$f differed, run again: $(res_diff /tmp/$f.none.res /tmp/$f.all.res)"
-		tail -n 6 /tmp/$f.none /tmp/$f.all | sed "s/$(printf '\033')\[[0-9;]*m//g" |
-			cut -c1-160 | sed 's/^/        /'
+		tail -n 6 /tmp/$f.none /tmp/$f.all | no_colours | cut -c1-160 | sed 's/^/        /'
 	done
 	run all
 	run none

@@ -418,11 +418,14 @@ unhold() {
 	wait
 }
 
+# no_colours [FILE...]: the text without its ANSI colour sequences
+no_colours() { sed "s/$(printf '\033')\[[0-9;]*m//g" "$@"; }
+
 # ksft_results FILE: the result lines of a kselftest run, colours and
 # numbers stripped, to compare two runs; runs of dots become "..." (the
 # khugepaged selftest prints one per half second it waits for a scan)
 ksft_results() {
-	sed "s/$(printf '\033')\[[0-9;]*m//g" "$1" |
+	no_colours "$1" |
 		grep -E '(OK|Fail|Skip|Timeout)$|^(ok|not ok) |^Bail' |
 		sed 's/ *#.*//; s/[0-9]\{3,\}/N/g; s/\.\.\.\.*/.../g'
 }
