@@ -427,12 +427,12 @@ ma_flavour_headers() {
 }
 
 # ma_build_break KERNEL BREAK DIR: build the module for KERNEL into DIR
-# with the test-only switch MLOCK_AUDIT_BREAK=BREAK (for example
+# with the test-only break tests/breaks/BREAK.patch (for example
 # noop_mlock: a fix whose replacements do only what the kernel's do), the
 # output in DIR.log. On failure its last 20 lines are printed and the
 # status is 1; the caller gives the verdict.
 ma_build_break() {
-	if ! "$MA_TOP/scripts/build" --out "$3" "$1" "MLOCK_AUDIT_BREAK=$2" >"$3.log" 2>&1; then
+	if ! "$MA_TOP/scripts/build" --out "$3" --break "$2" "$1" >"$3.log" 2>&1; then
 		tail -n 20 "$3.log"
 		return 1
 	fi

@@ -432,32 +432,18 @@ static int ma_mmap_lock(struct mm_struct *mm, const bool *stop)
 }
 
 /*
- * Test-only (MLOCK_AUDIT_BREAK=undo_relock): the 6.1 undo lets mmap_lock
- * go every MA_PMDS_PER_HOLD units, and waits 20 ms
- * each time so that an mremap() gets in: 91-fix-mlock-undo-mremap must
- * then fail on 6.1 (run by hand; see the Kbuild comment).
- */
-#ifdef MLOCK_AUDIT_BREAK_UNDO_RELOCK
-#define MA_UNDO_RELOCK_MS	20
-#else
-#define MA_UNDO_RELOCK_MS	0
-#endif
-
-/*
  * Drop and retake mmap_lock, letting faults and writers through. The undo
  * keeps it (see the header comment) and only lets the CPU go.
  */
 static int ma_relock(struct ma_walk *w)
 {
 	w->budget = MA_PMDS_PER_HOLD;
-	if (w->undo && !MA_UNDO_RELOCK_MS) {
+	if (w->undo) {
 		cond_resched();
 		return 0;
 	}
 	mmap_read_unlock(w->mm);
 	cond_resched();
-	if (w->undo)
-		msleep(MA_UNDO_RELOCK_MS);
 	return ma_mmap_lock(w->mm, w->stop);
 }
 
@@ -560,7 +546,7 @@ static int ma_audit_task(struct task_struct *task, struct seq_file *m,
 			w.run_folio = NULL;
 			w.vma_locked = flags & VM_LOCKED;
 			/* the rule of mlock_vma_folio() */
-			w.may_mlock = w.repair && !MA_NOOP(MLOCK) &&
+			w.may_mlock = w.repair &&
 				(flags & (VM_LOCKED | VM_SPECIAL)) == VM_LOCKED;
 			changed = false;
 			for (addr = from; ; ) {

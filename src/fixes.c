@@ -239,7 +239,6 @@ static struct klp_object ma_klp_objs[] = {
 			.post_unpatch = ma_post_unpatch,
 		},
 	},
-	MA_HOLD_OBJECT
 	{ }
 };
 
@@ -277,13 +276,6 @@ static bool ma_fix_queue(struct ma_fix *fix, unsigned int *n)
 	return true;
 }
 
-/* Test-only (MLOCK_AUDIT_BREAK=unsupported): every fix that could be active is not. */
-#ifdef MLOCK_AUDIT_BREAK_UNSUPPORTED
-static const bool ma_break_unsupported = true;
-#else
-static const bool ma_break_unsupported;
-#endif
-
 /**
  * ma_fixes_init() - classify the fixes and enable the livepatch.
  *
@@ -316,10 +308,6 @@ int ma_fixes_init(void)
 		} else if (fix->unsupported) {
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = fix->unsupported;
-		} else if (ma_break_unsupported) {
-			/* test-only: the suite must fail (harness-fails-closed) */
-			fix->state = MA_FIX_UNSUPPORTED;
-			fix->detail = "built with MLOCK_AUDIT_BREAK=unsupported";
 		} else if (ma_layout_check(fix->mirrors, fix->layout, sizeof(fix->layout))) {
 			fix->state = MA_FIX_UNSUPPORTED;
 			fix->detail = fix->layout;

@@ -13,27 +13,6 @@
 
 struct ma_layout;
 
-/*
- * Test-only (MLOCK_AUDIT_BREAK=noop_mlock and so on, see Kbuild): true in a
- * build whose replacements of that fix do what the stock functions do and
- * no more (noop_fault: one page per fault, also on anonymous shmem, which
- * the stock finish_fault() maps whole), while the fix reports "active";
- * tests/host/fix-noop shows that the fix tests fail on it.
- */
-#ifdef MLOCK_AUDIT_BREAK_NOOP_MLOCK
-#define MA_NOOP_MLOCK		1
-#endif
-#ifdef MLOCK_AUDIT_BREAK_NOOP_FAULT
-#define MA_NOOP_FAULT		1
-#endif
-#ifdef MLOCK_AUDIT_BREAK_NOOP_LAZYFREE
-#define MA_NOOP_LAZYFREE	1
-#endif
-#ifdef MLOCK_AUDIT_BREAK_NOOP_SCANRESUME
-#define MA_NOOP_SCANRESUME	1
-#endif
-#define MA_NOOP(fix)		IS_ENABLED(MA_NOOP_##fix)
-
 enum ma_fix_state {
 	MA_FIX_OFF,		/* not selected, or disabled */
 	MA_FIX_PENDING,		/* selected, livepatch in transition */

@@ -10,9 +10,9 @@
  * put in the livepatch, each of those must begin with ENDBR64 here, or the
  * fix is unsupported and names the function: a control-protection fault
  * (#CP) in the kernel is never the outcome. QEMU's TCG has no CET, so no
- * test run sees the check act but the test build MLOCK_AUDIT_BREAK=
- * ibt_sealed (tests/host/klp-refusals), which takes IBT as enforced and
- * khugepaged as sealed.
+ * test run sees the check act but that of the test build with the break
+ * tests/breaks/ibt_sealed.patch (tests/host/klp-refusals), which takes IBT
+ * as enforced and khugepaged as sealed.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -27,11 +27,7 @@
 
 static bool ma_ibt_enforced(void)
 {
-#ifdef MLOCK_AUDIT_BREAK_IBT_SEALED
-	return true;
-#else
 	return cpu_feature_enabled(X86_FEATURE_IBT);
-#endif
 }
 
 /* Whether @fn, the address of @t, may be called through a pointer. */
@@ -39,13 +35,6 @@ static bool ma_ibt_callable(const struct ma_ibt_target *t, const void *fn)
 {
 	u32 insn = 0;
 
-#ifdef MLOCK_AUDIT_BREAK_IBT_SEALED
-	if (!strcmp(t->name, "khugepaged"))
-		return false;
-	/* a kernel built without IBT (6.1) has no ENDBR64 to find */
-	if (!IS_ENABLED(CONFIG_X86_KERNEL_IBT))
-		return true;
-#endif
 	return fn && !copy_from_kernel_nofault(&insn, fn, sizeof(insn)) &&
 	       insn == MA_ENDBR64;
 }

@@ -110,9 +110,6 @@ struct ma_khugepaged_mm_slot {
 struct ma_khugepaged_scan {
 	struct list_head mm_head;
 	struct ma_khugepaged_mm_slot *mm_slot;
-#ifdef MLOCK_AUDIT_BREAK_LAYOUT
-	unsigned long ma_break_layout;	/* test-only: address one word off */
-#endif
 	unsigned long address;
 };
 

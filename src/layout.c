@@ -283,17 +283,10 @@ no_btf:
 
 /*
  * Seed 004's mark in BTF: the scan cursor's address moved from struct
- * khugepaged_scan into struct khugepaged_mm_slot. Test-only
- * (MLOCK_AUDIT_BREAK=upstream_scanresume): a member every supported
- * kernel has stands for it, so that the suite sees the fix go "upstream".
+ * khugepaged_scan into struct khugepaged_mm_slot.
  */
-#ifdef MLOCK_AUDIT_BREAK_UPSTREAM_SCANRESUME
-#define MA_SEED004_STRUCT	"khugepaged_scan"
-#define MA_SEED004_MEMBER	"mm_slot"
-#else
 #define MA_SEED004_STRUCT	"khugepaged_mm_slot"
 #define MA_SEED004_MEMBER	"address"
-#endif
 
 /**
  * ma_layout_scanresume_upstream() - whether seed 004 is merged.

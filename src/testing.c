@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test support of the audit module, compiled only into a build that asks for it
- * (MLOCK_AUDIT_TESTING=1, which the test suite's build sets, or any
- * MLOCK_AUDIT_BREAK; see Kbuild); never in a DKMS or `make` build. It
- * holds what the module's own files must not carry:
+ * (MLOCK_AUDIT_TESTING=1, which the test suite's builds set; see Kbuild);
+ * never in a DKMS or `make` build: fault injection at load, which the
+ * module's own files must not carry. The breaks of tests/breaks/ that act
+ * at load patch ma_testing_init().
  *
- *  - the MLOCK_AUDIT_BREAK modes that act at load (below);
- *  - fail_at=, fault injection at load;
- *
- * Fault injection: the load-time parameter fail_at=SITE[:N]
+ * The load-time parameter fail_at=SITE[:N]
  * makes the N-th pass (default the first) through one init step fail as
  * if memory had run out, so that a test can check that each failure is
  * reported and unwound and leaves nothing registered. The sites:
@@ -89,76 +87,12 @@ bool ma_inject(const char *site)
 }
 EXPORT_SYMBOL_GPL(ma_inject);
 
-/*
- * Test-only breakage, compiled in by `make MLOCK_AUDIT_BREAK=MODE`, so the
- * test suite can prove that the VM harness fails closed (init, oops, warn),
- * that the debug kernel's detectors see our module (leak: kmemleak,
- * kasan: an out-of-bounds read, lockdep: an inverted lock order), and that
- * a kernel symbol that cannot be resolved keeps the fixes module out
- * and not the audit (ksym: fixes_testing.c).
- */
-#ifdef MLOCK_AUDIT_BREAK_OOPS
-static int *ma_break_ptr;
-#endif
-#ifdef MLOCK_AUDIT_BREAK_KASAN
-static size_t ma_break_len = 8;
-#endif
-#ifdef MLOCK_AUDIT_BREAK_LOCKDEP
-static DEFINE_MUTEX(ma_break_a);
-static DEFINE_MUTEX(ma_break_b);
-#endif
-
-static int ma_test_break(void)
-{
-#if defined(MLOCK_AUDIT_BREAK_INIT)
-	pr_err("built with MLOCK_AUDIT_BREAK=init: refusing to load\n");
-	return -ENOTRECOVERABLE;
-#elif defined(MLOCK_AUDIT_BREAK_OOPS)
-	pr_err("built with MLOCK_AUDIT_BREAK=oops: writing through NULL\n");
-	*READ_ONCE(ma_break_ptr) = 0;
-#elif defined(MLOCK_AUDIT_BREAK_WARN)
-	WARN(1, "built with MLOCK_AUDIT_BREAK=warn\n");
-#elif defined(MLOCK_AUDIT_BREAK_LEAK)
-	pr_err("built with MLOCK_AUDIT_BREAK=leak: leaking %p\n",
-	       kmalloc(64, GFP_KERNEL));
-#elif defined(MLOCK_AUDIT_BREAK_KASAN)
-	{
-		size_t n = READ_ONCE(ma_break_len);
-		char *p = kmalloc(n, GFP_KERNEL);
-
-		if (!p)
-			return -ENOMEM;
-		pr_err("built with MLOCK_AUDIT_BREAK=kasan: reading byte %zu of %zu\n",
-		       n, n);
-		pr_err("read %d\n", READ_ONCE(p[n]));
-		kfree(p);
-	}
-#elif defined(MLOCK_AUDIT_BREAK_LOCKDEP)
-	pr_err("built with MLOCK_AUDIT_BREAK=lockdep: taking two mutexes in both orders\n");
-	mutex_lock(&ma_break_a);
-	mutex_lock(&ma_break_b);
-	mutex_unlock(&ma_break_b);
-	mutex_unlock(&ma_break_a);
-	mutex_lock(&ma_break_b);
-	mutex_lock(&ma_break_a);
-	mutex_unlock(&ma_break_a);
-	mutex_unlock(&ma_break_b);
-#endif
-	return 0;
-}
-
 /**
  * ma_testing_init() - the first step of the module's init in a test build.
  *
- * Return: 0; the error of a MLOCK_AUDIT_BREAK mode that fails the load; or
- * -EINVAL for a fail_at= value that names no site.
+ * Return: 0, or -EINVAL for a fail_at= value that names no site.
  */
 int ma_testing_init(void)
 {
-	int ret;
-
-	ret = ma_test_break();
-	if (ret)
-		return ret;
 	return ma_inject_parse();
 }

@@ -32,13 +32,6 @@ static const struct ma_verified_build ma_verified_builds[] = {
 #undef MA_VERIFIED
 };
 
-/* Test-only (MLOCK_AUDIT_BREAK=unrecorded): a build the record lacks. */
-#ifdef MLOCK_AUDIT_BREAK_UNRECORDED
-static const bool ma_break_unrecorded = true;
-#else
-static const bool ma_break_unrecorded;
-#endif
-
 static char ma_version[64];
 
 /**
@@ -74,7 +67,7 @@ static const struct ma_verified_build *ma_verified_find(const char *version)
 {
 	unsigned int i;
 
-	if (ma_break_unrecorded || !version[0])
+	if (!version[0])
 		return NULL;
 	for (i = 0; i < ARRAY_SIZE(ma_verified_builds); i++)
 		if (!strcmp(ma_verified_builds[i].version, version))

@@ -9,8 +9,8 @@
 # khugepaged (the module not loaded) is the reference, then the fix. Before
 # the positions were keyed by the mm's never-reused context ID, they were
 # keyed by the slot's address and checked against the mm's address, and
-# B's first visit started at A's position (MLOCK_AUDIT_BREAK=
-# scanresume_by_slot: 8 of 8 cycles on 6.1, 6.12 and 7.3).
+# B's first visit started at A's position (the break
+# tests/breaks/scanresume_by_slot.patch: 8 of 8 cycles on 6.1, 6.12 and 7.3).
 . ./lib.sh
 need_fix_probe scanresume "fixes=scanresume" active
 THP=/sys/kernel/mm/transparent_hugepage

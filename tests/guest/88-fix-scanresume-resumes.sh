@@ -10,7 +10,7 @@
 # of the last (a restart). With the fix a visit starts where the last one
 # stopped: the ranges come in order, back to the first only after the
 # last. A build whose visits are counted as resumed but start at 0
-# (MLOCK_AUDIT_BREAK=scanresume_no_resume, run by hand) fails here.
+# (tests/breaks/scanresume_no_resume.patch, run by hand) fails here.
 . ./lib.sh
 need_fix_probe scanresume "fixes=scanresume" active
 TR=/sys/kernel/tracing

@@ -7,7 +7,7 @@
 # it, and 6.1 never munlocks a PTE-mapped large folio by itself: what the
 # undo missed stayed mlocked. (The undo now holds mmap_lock over the whole
 # process. This test did not catch the old undo as it was: 10 of 10
-# cycles were clean with it. Built with MLOCK_AUDIT_BREAK=undo_relock, the
+# cycles were clean with it. Built with tests/breaks/undo_relock.patch, the
 # old undo with a 20 ms wait each time it lets the lock go, it fails on
 # 6.1: "cycle 2: the undo left 8192 kB mlocked". It checks the undo under
 # concurrent mremap() and that holding the lock lets it finish.) Each of 5 cycles, with the shuttle paused:

@@ -1,6 +1,6 @@
 # The enable transition of the "mlock" fix must strand nothing.
 # Run by tests/host/enable-window, with the module built with
-# MLOCK_AUDIT_BREAK=hold and the test module /add/ma_hold.ko:
+# the break hold (tests/breaks/hold.patch) and the test module /add/ma_hold.ko:
 #
 #   WINDOW_MODE=fixed run-all enable-window.sh   the module installed
 #   WINDOW_MODE=early run-all enable-window.sh   the modules of /add/early

@@ -129,7 +129,7 @@ static vm_fault_t ma_filemap_map_folio_range(struct vm_fault *vmf,
 	 * shmem), within the VMA and within this page table.
 	 */
 	addr0 = addr - start * PAGE_SIZE;
-	if (!MA_NOOP(FAULT) && folio_next_index(folio) <= file_end + 1 &&
+	if (folio_next_index(folio) <= file_end + 1 &&
 	    addr0 >= vmf->vma->vm_start &&
 	    addr0 + folio_size(folio) <= vmf->vma->vm_end &&
 	    (addr0 & PMD_MASK) == ((addr0 + folio_size(folio) - 1) & PMD_MASK)) {

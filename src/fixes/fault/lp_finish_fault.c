@@ -116,7 +116,7 @@ fallback:
 	 * file any more.
 	 */
 	if (unlikely(userfaultfd_armed(vma)) || unlikely(needs_fallback) ||
-	    unlikely(past_eof) || MA_NOOP(FAULT)) {
+	    unlikely(past_eof)) {
 		nr_pages = 1;
 	} else if (nr_pages > 1) {
 		pgoff_t idx = folio_page_idx(folio, page);

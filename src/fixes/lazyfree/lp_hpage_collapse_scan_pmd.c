@@ -196,7 +196,7 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 		 * MADV_COLLAPSE is an explicit request. A VM_DROPPABLE VMA
 		 * keeps its folios lazy-free when collapsed.
 		 */
-		if (!MA_NOOP(LAZYFREE) && cc->is_khugepaged &&
+		if (cc->is_khugepaged &&
 		    !(vma->vm_flags & VM_DROPPABLE) &&
 		    folio_test_lazyfree(folio) && !pte_dirty(pteval)) {
 			atomic_long_inc(&ma_lazyfree_skips);

@@ -84,7 +84,7 @@ static struct klp_func ma_mlock_funcs[] = {
  * task not yet switched unmaps with the stock code, which never munlocks
  * it; the repair walk picks up what was mapped meanwhile.
  */
-bool ma_mlock_large_off = MA_MLOCK_UNDO && !MA_EARLY_MLOCK;
+bool ma_mlock_large_off = MA_MLOCK_UNDO;
 
 enum ma_repair_state {
 	MA_REPAIR_NONE, MA_REPAIR_RUNNING, MA_REPAIR_DONE, MA_REPAIR_STOPPED,

@@ -117,7 +117,7 @@ void ma_mlock_folio(struct folio *folio)
 
 		zone_stat_mod_folio(folio, NR_MLOCK, nr_pages);
 		__count_vm_events(UNEVICTABLE_PGMLOCKED, nr_pages);
-		stale = !MA_NOOP(MLOCK) && folio_test_unevictable(folio) &&
+		stale = folio_test_unevictable(folio) &&
 			ma_mapping_evictable(folio);
 	}
 

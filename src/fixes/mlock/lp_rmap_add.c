@@ -104,9 +104,6 @@ static void ma_mlock_if_fully_mapped(struct folio *folio, int nr_pages,
 {
 	if (folio_nr_pages(folio) != nr_pages)
 		return;
-	/* a test-only no-op build: small folios only, as the stock rmap */
-	if (MA_NOOP(MLOCK) && folio_test_large(folio))
-		return;
 	ma_mlock_vma_folio(folio, vma);
 	if (vma->vm_flags & VM_LOCKED)
 		ma_fix_event(MA_EV_RMAP_MLOCK, folio);

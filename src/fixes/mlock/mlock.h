@@ -10,17 +10,6 @@
 #include "fixes.h"
 #include "layout.h"
 
-/*
- * Test-only (MLOCK_AUDIT_BREAK=hold_early_mlock): the 6.1 mlock fix
- * mlocks large folios from the start of the enable transition, without
- * the gate (tests/host/enable-window shows what that strands).
- */
-#ifdef MLOCK_AUDIT_BREAK_HOLD_EARLY_MLOCK
-#define MA_EARLY_MLOCK		1
-#else
-#define MA_EARLY_MLOCK		0
-#endif
-
 /* The replacement functions of the "mlock" fix. */
 void ma_folio_add_anon_rmap_ptes(struct folio *folio, struct page *page,
 				 int nr_pages, struct vm_area_struct *vma,
@@ -82,7 +71,7 @@ int ma_mlock_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 extern bool ma_mlock_large_off;
 static inline bool ma_mlock_large_allowed(void)
 {
-	return !MA_NOOP(MLOCK) && !READ_ONCE(ma_mlock_large_off);
+	return !READ_ONCE(ma_mlock_large_off);
 }
 
 /* What the fix relies on in the kernel (mirrors.c), for its guard */

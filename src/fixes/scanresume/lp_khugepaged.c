@@ -70,61 +70,6 @@ static bool ma_mm_exiting(struct mm_struct *mm)
 	return !atomic_read(&mm->mm_users);
 }
 
-#ifdef MLOCK_AUDIT_BREAK_SCANRESUME_BY_SLOT
-/*
- * Test-only: the positions kept in a klp shadow
- * variable of the slot that records the mm, never collected. A new mm whose
- * mm_struct and slot reuse an exited mm's addresses picks up its position
- * (tests/guest/88-fix-scanresume-positions must fail with it).
- */
-struct ma_scan_pos {
-	unsigned long address;
-	struct mm_struct *mm;
-};
-
-#define MA_SV_SCAN_POS	0x6d610004UL
-
-static unsigned long ma_pos_load(struct ma_khugepaged_mm_slot *mm_slot)
-{
-	struct ma_scan_pos *pos = klp_shadow_get(mm_slot, MA_SV_SCAN_POS);
-
-	if (!pos || pos->mm != mm_slot->slot.mm || !pos->address)
-		return 0;
-	atomic_long_inc(&ma_scanresume_resumes);
-	return pos->address;
-}
-
-static void ma_pos_drop(struct ma_khugepaged_mm_slot *mm_slot)
-{
-	klp_shadow_free(mm_slot, MA_SV_SCAN_POS, NULL);
-}
-
-static void ma_pos_save(struct ma_khugepaged_mm_slot *mm_slot,
-			unsigned long address)
-{
-	struct ma_scan_pos *pos;
-
-	if (!address) {
-		ma_pos_drop(mm_slot);
-		return;
-	}
-	pos = klp_shadow_get_or_alloc(mm_slot, MA_SV_SCAN_POS, sizeof(*pos),
-				      GFP_KERNEL, NULL, NULL);
-	if (pos) {
-		pos->address = address;
-		pos->mm = mm_slot->slot.mm;
-	}
-}
-
-static void ma_pos_collect(unsigned int pass)
-{
-}
-
-void ma_scanresume_forget(void)
-{
-	klp_shadow_free_all(MA_SV_SCAN_POS, NULL);
-}
-#else
 /*
  * A position is an xarray value entry: the page number of the address, and
  * the low bits of khugepaged_full_scans when it was saved (its pass).
@@ -144,13 +89,9 @@ static unsigned long ma_pos_load(struct ma_khugepaged_mm_slot *mm_slot)
 {
 	void *pos = xa_load(&ma_positions, ma_pos_key(mm_slot));
 
-	if (!pos || MA_NOOP(SCANRESUME))
+	if (!pos)
 		return 0;
 	atomic_long_inc(&ma_scanresume_resumes);
-#ifdef MLOCK_AUDIT_BREAK_SCANRESUME_NO_RESUME
-	/* test-only: counted as resumed, started at 0 all the same */
-	return 0;
-#endif
 	return (xa_to_value(pos) >> MA_POS_PASS_BITS) << PAGE_SHIFT;
 }
 
@@ -201,7 +142,6 @@ void ma_scanresume_forget(void)
 {
 	xa_destroy(&ma_positions);
 }
-#endif /* MLOCK_AUDIT_BREAK_SCANRESUME_BY_SLOT */
 
 #if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
 /*

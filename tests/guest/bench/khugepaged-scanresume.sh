@@ -6,7 +6,7 @@
 # its mmap_lock for writing. Per mode, ROUNDS times: the time until every
 # range is a huge page. The modes: "none" (fixes=none: stock khugepaged),
 # "scanresume" (the fix, where it is carried) and "copy": the module built
-# with MLOCK_AUDIT_BREAK=noop_scanresume, given as the modules in $COPY, loaded with
+# with the break noop_scanresume, given as the modules in $COPY, loaded with
 # fixes=scanresume: the module's own copy of khugepaged's loop, without
 # the resume, so that the gain is measured against the same copy. BENCH
 # lines for tests/bench.

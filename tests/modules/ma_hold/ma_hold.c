@@ -9,7 +9,7 @@
  * release, then unmaps [ADDR, ADDR + LEN) of the writer's process with
  * vm_munmap() and returns; one writer at a time (another gets EBUSY), and
  * parameters/waiting is 1 while it waits. mlock_audit built with
- * MLOCK_AUDIT_BREAK=hold (or hold_early_mlock) also replaces
+ * the break hold (or hold_early_mlock) also replaces
  * ma_hold_wait(): the livepatch core cannot switch a task that waits in
  * it, so the transition stays open as long as the writer waits, and the
  * unmap then runs the kernel's own code.
