@@ -210,6 +210,36 @@ static void *append(void *arr, size_t n, size_t size)
 	return p + n * size;
 }
 
+/* append() for a parser: NULL, with msg set, when out of memory. */
+static void *append_or_fail(void *arr, size_t n, size_t size, char *msg)
+{
+	void *e = append(arr, n, size);
+
+	if (!e)
+		fail(msg, "%s", "out of memory");
+	return e;
+}
+
+/*
+ * Read the debugfs file @name (ma_read: "format N" checked) and hand each
+ * of its lines to @line, with @ctx, until one fails: the status of the
+ * read or of the failing line, else 0. A line is not kept: @line copies
+ * what it keeps.
+ */
+static int each_line(const struct ma_opts *o, const char *name,
+		     int (*line)(char *l, void *ctx, char *msg), void *ctx,
+		     char *msg)
+{
+	char *buf = NULL, *p, *l;
+	int ret;
+
+	ret = ma_read(o, name, &buf, &p, msg);
+	while (!ret && (l = next_line(&p)))
+		ret = line(l, ctx, msg);
+	free(buf);
+	return ret;
+}
+
 /* "KEY VALUE": cut LINE after KEY and return VALUE, or NULL. */
 static char *split_key(char *line)
 {
@@ -220,75 +250,77 @@ static char *split_key(char *line)
 	return val;
 }
 
+struct version_ctx {
+	struct ma_version *v;
+	int seen;
+};
+
+static int version_line(char *l, void *ctx, char *msg)
+{
+	struct version_ctx *c = ctx;
+	char *val = split_key(l);
+
+	if (!val)
+		return fail(msg, "unparsed line '%.200s'", l);
+	if (!strcmp(l, "module"))
+		c->seen |= copy(c->v->module, sizeof(c->v->module), val) << 0;
+	else if (!strcmp(l, "kernel"))
+		c->seen |= copy(c->v->kernel, sizeof(c->v->kernel), val) << 1;
+	else if (!strcmp(l, "built_for"))
+		c->seen |= copy(c->v->built_for, sizeof(c->v->built_for), val) << 2;
+	return 0;
+}
+
 int ma_parse_version(const struct ma_opts *o, struct ma_version *v, char *msg)
 {
-	char *buf = NULL, *p, *l, *val;
-	int ret, seen = 0;
+	struct version_ctx c = { v, 0 };
+	int ret;
 
 	memset(v, 0, sizeof(*v));
-	ret = ma_read(o, "version", &buf, &p, msg);
-	if (ret)
-		goto out;
-	while ((l = next_line(&p))) {
-		val = split_key(l);
-		if (!val) {
-			ret = fail(msg, "unparsed line '%.200s'", l);
-			goto out;
-		}
-		if (!strcmp(l, "module"))
-			seen |= copy(v->module, sizeof(v->module), val) << 0;
-		else if (!strcmp(l, "kernel"))
-			seen |= copy(v->kernel, sizeof(v->kernel), val) << 1;
-		else if (!strcmp(l, "built_for"))
-			seen |= copy(v->built_for, sizeof(v->built_for), val) << 2;
-	}
-	if (seen != 7)
+	ret = each_line(o, "version", version_line, &c, msg);
+	if (!ret && c.seen != 7)
 		ret = fail(msg, "%s", "short file: want module, kernel and built_for lines");
-out:
-	free(buf);
 	return ret;
+}
+
+static int probe_line(char *l, void *ctx, char *msg)
+{
+	struct ma_probes *pr = ctx;
+	char hook[32], sym[128], rest[512];
+	struct ma_probe *e;
+	int n = 0;
+
+	e = append_or_fail(&pr->v, pr->n, sizeof(*e), msg);
+	if (!e)
+		return MA_EXIT_ERROR;
+	if (sscanf(l, "%31s %127s hits=%llu missed=%llu%n", hook, sym,
+		   &e->hits, &e->missed, &n) == 4 &&
+	    (!l[n] || !strcmp(l + n, " counted by the live fix"))) {
+		strcpy(e->hook, hook);
+		strcpy(e->symbol, sym);
+		e->by_fix = l[n];
+	} else if (sscanf(l, "%31s not found: %511[^\n]", hook, rest) == 2) {
+		strcpy(e->hook, hook);
+		strcpy(e->why, rest);
+	} else if (sscanf(l, "%31s off: %511[^\n]", hook, rest) == 2) {
+		strcpy(e->hook, hook);
+		strcpy(e->why, rest);
+		e->off = true;
+	} else {
+		return fail(msg, "unparsed line '%.200s'", l);
+	}
+	pr->n++;
+	return 0;
 }
 
 int ma_parse_probes(const struct ma_opts *o, struct ma_probes *pr, char *msg)
 {
-	char *buf = NULL, *p, *l, hook[32], sym[128], rest[512];
-	struct ma_probe *e;
-	int ret, n;
+	int ret;
 
 	memset(pr, 0, sizeof(*pr));
-	ret = ma_read(o, "probes", &buf, &p, msg);
-	if (ret)
-		goto out;
-	while ((l = next_line(&p))) {
-		e = append(&pr->v, pr->n, sizeof(*e));
-		if (!e) {
-			ret = fail(msg, "%s", "out of memory");
-			goto out;
-		}
-		n = 0;
-		if (sscanf(l, "%31s %127s hits=%llu missed=%llu%n", hook, sym,
-			   &e->hits, &e->missed, &n) == 4 &&
-		    (!l[n] || !strcmp(l + n, " counted by the live fix"))) {
-			strcpy(e->hook, hook);
-			strcpy(e->symbol, sym);
-			e->by_fix = l[n];
-		} else if (sscanf(l, "%31s not found: %511[^\n]", hook, rest) == 2) {
-			strcpy(e->hook, hook);
-			strcpy(e->why, rest);
-		} else if (sscanf(l, "%31s off: %511[^\n]", hook, rest) == 2) {
-			strcpy(e->hook, hook);
-			strcpy(e->why, rest);
-			e->off = true;
-		} else {
-			ret = fail(msg, "unparsed line '%.200s'", l);
-			goto out;
-		}
-		pr->n++;
-	}
-	if (!pr->n)
+	ret = each_line(o, "probes", probe_line, pr, msg);
+	if (!ret && !pr->n)
 		ret = fail(msg, "%s", "short file: no probe lines");
-out:
-	free(buf);
 	return ret;
 }
 
@@ -310,89 +342,86 @@ static bool split_kv(char *s, struct ma_kv *kv, size_t *n)
 	return true;
 }
 
+/* The first line is the livepatch's ("livepatch state=..."), then a fix a line. */
+static int fix_line(char *l, void *ctx, char *msg)
+{
+	struct ma_fixes *fx = ctx;
+	struct ma_fix *f;
+	char *d;
+
+	if (!fx->nlp) {
+		if (strncmp(l, "livepatch ", 10) || !split_kv(l + 10, fx->lp, &fx->nlp) ||
+		    !ma_kv_get(fx->lp, fx->nlp, "state"))
+			return fail(msg, "%s", "short file: no 'livepatch state=...' line");
+		return 0;
+	}
+	f = append_or_fail(&fx->v, fx->n, sizeof(*f), msg);
+	if (!f)
+		return MA_EXIT_ERROR;
+	d = strstr(l, " detail=");
+	if (strncmp(l, "fix=", 4) || !d)
+		return fail(msg, "unparsed line '%.200s'", l);
+	*d = 0;
+	if (!copy(f->detail, sizeof(f->detail), d + 8) ||
+	    !split_kv(l, f->f, &f->nf) || f->nf < 2 ||
+	    strcmp(f->f[1].key, "state"))
+		return fail(msg, "unparsed fix line '%.200s'", l);
+	strcpy(f->name, f->f[0].val);
+	strcpy(f->state, f->f[1].val);
+	f->nf -= 2;
+	memmove(f->f, f->f + 2, f->nf * sizeof(f->f[0]));
+	fx->n++;
+	return 0;
+}
+
 int ma_parse_fixes(const struct ma_opts *o, struct ma_fixes *fx, char *msg)
 {
-	char *buf = NULL, *p, *l, *d;
-	struct ma_fix *f;
 	int ret;
 
 	memset(fx, 0, sizeof(*fx));
-	ret = ma_read(o, "fixes", &buf, &p, msg);
-	if (ret)
-		goto out;
-	l = next_line(&p);
-	if (!l || strncmp(l, "livepatch ", 10) || !split_kv(l + 10, fx->lp, &fx->nlp) ||
-	    !ma_kv_get(fx->lp, fx->nlp, "state")) {
+	ret = each_line(o, "fixes", fix_line, fx, msg);
+	if (!ret && !fx->nlp)
 		ret = fail(msg, "%s", "short file: no 'livepatch state=...' line");
-		goto out;
-	}
-	while ((l = next_line(&p))) {
-		f = append(&fx->v, fx->n, sizeof(*f));
-		if (!f) {
-			ret = fail(msg, "%s", "out of memory");
-			goto out;
-		}
-		d = strstr(l, " detail=");
-		if (strncmp(l, "fix=", 4) || !d) {
-			ret = fail(msg, "unparsed line '%.200s'", l);
-			goto out;
-		}
-		*d = 0;
-		if (!copy(f->detail, sizeof(f->detail), d + 8) ||
-		    !split_kv(l, f->f, &f->nf) || f->nf < 2 ||
-		    strcmp(f->f[1].key, "state")) {
-			ret = fail(msg, "unparsed fix line '%.200s'", l);
-			goto out;
-		}
-		strcpy(f->name, f->f[0].val);
-		strcpy(f->state, f->f[1].val);
-		f->nf -= 2;
-		memmove(f->f, f->f + 2, f->nf * sizeof(f->f[0]));
-		fx->n++;
-	}
-out:
-	free(buf);
 	return ret;
+}
+
+struct summary_ctx {
+	struct ma_summary *s;
+	bool seen[sizeof(ma_fields) / sizeof(ma_fields[0])];
+};
+
+static int summary_line(char *l, void *ctx, char *msg)
+{
+	struct summary_ctx *c = ctx;
+	char *val = split_key(l);
+	unsigned long long v;
+	size_t i;
+
+	if (!val)
+		return fail(msg, "unparsed line '%.200s'", l);
+	for (i = 0; i < ma_nfields; i++)
+		if (!strcmp(l, ma_fields[i].key))
+			break;
+	if (i == ma_nfields)
+		return 0;	/* a newer module's extra key */
+	if (!to_ull(val, 10, &v))
+		return fail(msg, "bad value for %s", l);
+	memcpy((char *)c->s + ma_fields[i].off, &v, sizeof(v));
+	c->seen[i] = true;
+	return 0;
 }
 
 int ma_parse_summary(const struct ma_opts *o, struct ma_summary *s, char *msg)
 {
-	bool seen[sizeof(ma_fields) / sizeof(ma_fields[0])] = { false };
-	char *buf = NULL, *p, *l, *val;
-	unsigned long long v;
+	struct summary_ctx c = { .s = s };
 	size_t i;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	ret = ma_read(o, "summary", &buf, &p, msg);
-	if (ret)
-		goto out;
-	while ((l = next_line(&p))) {
-		val = split_key(l);
-		if (!val) {
-			ret = fail(msg, "unparsed line '%.200s'", l);
-			goto out;
-		}
-		for (i = 0; i < ma_nfields; i++)
-			if (!strcmp(l, ma_fields[i].key))
-				break;
-		if (i == ma_nfields)
-			continue;	/* a newer module's extra key */
-		if (!to_ull(val, 10, &v)) {
-			ret = fail(msg, "bad value for %s", l);
-			goto out;
-		}
-		memcpy((char *)s + ma_fields[i].off, &v, sizeof(v));
-		seen[i] = true;
-	}
-	for (i = 0; i < ma_nfields; i++) {
-		if (!seen[i]) {
+	ret = each_line(o, "summary", summary_line, &c, msg);
+	for (i = 0; !ret && i < ma_nfields; i++)
+		if (!c.seen[i])
 			ret = fail(msg, "short file: no '%s' line", ma_fields[i].key);
-			goto out;
-		}
-	}
-out:
-	free(buf);
 	return ret;
 }
 
@@ -488,32 +517,25 @@ static bool parse_vma(char *l, struct ma_vma *v)
 	return true;
 }
 
+static int vma_line(char *l, void *ctx, char *msg)
+{
+	struct ma_vmas *vm = ctx;
+	struct ma_vma *v = append_or_fail(&vm->v, vm->n, sizeof(*v), msg);
+
+	if (!v)
+		return MA_EXIT_ERROR;
+	if (!parse_vma(l, v)) {
+		free(v->path);
+		return fail(msg, "unparsed row '%.200s'", l);
+	}
+	vm->n++;
+	return 0;
+}
+
 int ma_parse_vmas(const struct ma_opts *o, struct ma_vmas *vm, char *msg)
 {
-	char *buf = NULL, *p, *l;
-	struct ma_vma *v;
-	int ret;
-
 	memset(vm, 0, sizeof(*vm));
-	ret = ma_read(o, "vmas", &buf, &p, msg);
-	if (ret)
-		goto out;
-	while ((l = next_line(&p))) {
-		v = append(&vm->v, vm->n, sizeof(*v));
-		if (!v) {
-			ret = fail(msg, "%s", "out of memory");
-			goto out;
-		}
-		if (!parse_vma(l, v)) {
-			free(v->path);
-			ret = fail(msg, "unparsed row '%.200s'", l);
-			goto out;
-		}
-		vm->n++;
-	}
-out:
-	free(buf);
-	return ret;
+	return each_line(o, "vmas", vma_line, vm, msg);
 }
 
 void ma_probes_free(struct ma_probes *p)
