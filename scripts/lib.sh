@@ -426,6 +426,19 @@ ma_flavour_headers() {
 	echo "$dir"
 }
 
+# ma_apply_break TREE BREAK: apply tests/breaks/BREAK.patch to the source
+# copy TREE with every line of its context as written (-F0: no fuzz; the
+# lines may have moved), so that a break whose code has changed fails
+# rather than landing elsewhere. On failure, prints patch's complaint on
+# one line and the status is 1.
+ma_apply_break() {
+	local out
+	out=$(patch -d "$1" -p1 -F0 -N -s --no-backup-if-mismatch -r - \
+		<"$MA_TOP/tests/breaks/$2.patch" 2>&1) && return 0
+	echo "$out" | tr '\n' ' '
+	return 1
+}
+
 # ma_build_break KERNEL BREAK DIR: build the module for KERNEL into DIR
 # with the test-only break tests/breaks/BREAK.patch (for example
 # noop_mlock: a fix whose replacements do only what the kernel's do), the

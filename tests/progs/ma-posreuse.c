@@ -41,8 +41,9 @@
  * addresses (a kernel that delays frees, KASAN's quarantine, may not
  * reuse them): a build that keys the positions by those addresses
  * (tests/breaks/scanresume_by_slot.patch) failing each cycle shows it.
- * Prints a line per cycle and, last, "cycles=N started_past=K"; exits 0 when the scenario ran (K may be
- * non-zero: the caller judges it), 1 when it could not be set up.
+ * Prints a line per cycle and, last, "cycles=N started_past=K"; exits 0
+ * when the scenario ran (K may be non-zero: the caller judges it), 1 when
+ * it could not be set up.
  */
 #include <ctype.h>
 #include <dirent.h>
