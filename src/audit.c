@@ -31,7 +31,7 @@
  * allocated per read of "summary": its size does not depend on the number
  * of processes.
  *
- * Repair (ma_audit_repair(), for the "mlock" live fix) is the same walk
+ * Repair (ma_audit_repair(), for a live fix of mlock tracking) is the same walk
  * that also hands each "missed" folio that is not crossed (a PMD-mapped
  * THP, or a PTE-mapped run whose entries were all seen under the one
  * page-table lock held) to the fix's repair, which mlocks it once per
@@ -754,7 +754,7 @@ static int ma_audit_fix(struct ma_fixer *fx)
 }
 
 /**
- * ma_audit_repair() - mlock what the "mlock" fix would have mlocked.
+ * ma_audit_repair() - mlock what a fix of mlock tracking would have mlocked.
  * @pages: set to the number of pages mlocked
  * @stop: the walk stops when *@stop becomes true
  * @repair_folio: mlocks a folio found missed (see the header comment),
@@ -783,7 +783,7 @@ int ma_audit_repair(unsigned long *pages, const bool *stop,
 EXPORT_SYMBOL_GPL(ma_audit_repair);
 
 /**
- * ma_audit_undo() - munlock what the "mlock" fix mlocked (6.1).
+ * ma_audit_undo() - munlock what a fix of mlock tracking mlocked (6.1).
  * @pages: set to the number of pages munlocked
  * @stop: the walk stops when *@stop becomes true
  * @munlock_folio: munlocks a folio in full (called under its page-table lock)

@@ -137,7 +137,7 @@ static struct klp_patch ma_klp_patch;
  * core disables ours without running any of our callbacks (only the new
  * patch's run) and lets the module go. A work item watches for that, every
  * MA_WATCH_POLL while the patch is enabled: it then does what disabling
- * would have done (deactivating: the 6.1 undo of the "mlock" fix;
+ * would have done (each fix's deactivating, such as an undo, and
  * unpatched) and reports the fixes off.
  */
 #define MA_WATCH_POLL	(HZ / 2)

@@ -3,8 +3,8 @@
  * What the audit module (mlock_audit.ko) offers the fixes module
  * (mlock_audit_fixes.ko), which depends on it: the load parameters that
  * select and allow the fixes, the place of the fixes in the "fixes" file,
- * and the repair and undo walks of the "mlock" fix, which share the
- * audit's page-table walk. See fixes_link.c.
+ * and the repair and undo walks a fix may run over every locked mapping,
+ * which share the audit's page-table walk (audit.h). See fixes_link.c.
  */
 #ifndef _MLOCK_AUDIT_FIXES_LINK_H
 #define _MLOCK_AUDIT_FIXES_LINK_H

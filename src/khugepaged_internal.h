@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the khugepaged live fixes ("lazyfree", "scanresume") need from the
- * kernel's private mm/khugepaged.c and mm/mm_slot.h. Each definition
- * matches the kernel it is built for and names its origin; the fixes'
- * fix.mk (src/fixes/lazyfree/, src/fixes/scanresume/) say which form a
- * kernel has, and their mirrors.c what is checked against BTF at load.
+ * What more than one khugepaged live fix needs from the kernel's private
+ * mm/khugepaged.c. Each definition matches the kernel it is built for and
+ * names its origin; khugepaged_layout.h checks them against BTF at load.
+ * The 7.3 form (COMPAT_KHUGEPAGED_TVA_TYPE: compat/Kbuild.include) is that
+ * of v6.18 and later.
  */
 #ifndef _MLOCK_AUDIT_KHUGEPAGED_INTERNAL_H
 #define _MLOCK_AUDIT_KHUGEPAGED_INTERNAL_H
@@ -13,6 +13,8 @@
 #include <linux/mm_types.h>
 #include <linux/nodemask.h>
 #include <linux/types.h>
+
+#include "symbols.h"
 
 /*
  * mm/khugepaged.c: struct collapse_control, the same in 6.1
@@ -25,7 +27,7 @@ struct collapse_control {
 
 	/* Num pages scanned per node */
 	u32 node_load[MAX_NUMNODES];
-#ifdef COMPAT_SCANRESUME_FIX_MTHP
+#ifdef COMPAT_KHUGEPAGED_TVA_TYPE
 	/* Num pages scanned (see khugepaged_pages_to_scan) */
 	unsigned int progress;
 #endif
@@ -40,7 +42,7 @@ struct collapse_control {
  * 7.3 (:33-66) renumbered them: there only the three values khugepaged()
  * itself tests are given. Decode trace output by name, not number.
  */
-#ifdef COMPAT_SCANRESUME_FIX_MTHP
+#ifdef COMPAT_KHUGEPAGED_TVA_TYPE
 enum scan_result {
 	SCAN_FAIL,
 	SCAN_SUCCEED,
@@ -77,40 +79,15 @@ enum scan_result {
 };
 #endif
 
+#ifdef MA_NEEDS_FIND_PMD_OR_THP_OR_NONE
 /*
- * What the "lazyfree" fix returns for a skipped range: 6.1 and 6.12 have
- * no SCAN_PAGE_LAZYFREE (7.2), and no caller acts on SCAN_FAIL.
+ * static in mm/khugepaged.c (6.1 :963, 6.12 :945), through one wrapper
+ * (src/symbols.c; src/symbols.h says why)
  */
-#define MA_SCAN_PAGE_LAZYFREE	SCAN_FAIL
-
-/* mm/mm_slot.h: struct mm_slot, the same from 6.1 to 7.3. */
-struct ma_mm_slot {
-	struct hlist_node hash;
-	struct list_head mm_node;
-	struct mm_struct *mm;
-};
-
-/*
- * mm/khugepaged.c: struct khugepaged_mm_slot. 6.12 (khugepaged.c:112-114)
- * has only the mm_slot; 6.1 (:112-118) also queues PTE-mapped THPs to
- * collapse (MAX_PTE_MAPPED_THP, :94), until v6.5 ("mm/khugepaged:
- * collapse_pte_mapped_thp() with mmap_read_lock()"). 7.3 (since v6.18) has
- * no such struct and uses the bare mm_slot, which has the same layout as
- * the 6.12 form.
- */
-struct ma_khugepaged_mm_slot {
-	struct ma_mm_slot slot;
-#ifdef COMPAT_SCANRESUME_FIX_VMA_CHECK
-	int nr_pte_mapped_thp;
-	unsigned long pte_mapped_thp[8];
+int find_pmd_or_thp_or_none(struct mm_struct *mm, unsigned long address,
+			    pmd_t **pmd) MA_KSYM;
+extern typeof(find_pmd_or_thp_or_none) ma_call_find_pmd_or_thp_or_none;
+#define find_pmd_or_thp_or_none(...)	ma_call_find_pmd_or_thp_or_none(__VA_ARGS__)
 #endif
-};
-
-/* mm/khugepaged.c: struct khugepaged_scan (6.1 :128-136, 6.12 :124-132). */
-struct ma_khugepaged_scan {
-	struct list_head mm_head;
-	struct ma_khugepaged_mm_slot *mm_slot;
-	unsigned long address;
-};
 
 #endif /* _MLOCK_AUDIT_KHUGEPAGED_INTERNAL_H */

@@ -2,8 +2,7 @@
 /*
  * The load-time check (layout.c) of what both khugepaged fixes mirror from
  * mm/khugepaged.c (khugepaged_internal.h): struct collapse_control and
- * enum scan_result. Included by src/fixes/lazyfree/mirrors.c and
- * src/fixes/scanresume/mirrors.c only.
+ * enum scan_result. Included by the mirrors.c of those fixes only.
  */
 #ifndef _MLOCK_AUDIT_KHUGEPAGED_LAYOUT_H
 #define _MLOCK_AUDIT_KHUGEPAGED_LAYOUT_H
@@ -17,7 +16,7 @@ static const struct ma_layout_member ma_collapse_control[] = {
 	  sizeof_field(struct collapse_control, is_khugepaged) },
 	{ "node_load", offsetof(struct collapse_control, node_load),
 	  sizeof_field(struct collapse_control, node_load) },
-#ifdef COMPAT_SCANRESUME_FIX_MTHP
+#ifdef COMPAT_KHUGEPAGED_TVA_TYPE
 	{ "progress", offsetof(struct collapse_control, progress),
 	  sizeof_field(struct collapse_control, progress) },
 #endif
@@ -28,7 +27,7 @@ static const struct ma_layout_member ma_collapse_control[] = {
 static const struct ma_layout_enumerator ma_scan_result[] = {
 	MA_ENUMERATOR(SCAN_FAIL),
 	MA_ENUMERATOR(SCAN_SUCCEED),
-#ifndef COMPAT_SCANRESUME_FIX_MTHP
+#ifndef COMPAT_KHUGEPAGED_TVA_TYPE
 	MA_ENUMERATOR(SCAN_PMD_NULL),
 	MA_ENUMERATOR(SCAN_PMD_NONE),
 	MA_ENUMERATOR(SCAN_PMD_MAPPED),

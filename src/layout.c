@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The load-time check of the private kernel structs and enums that the
- * live fixes mirror by hand (khugepaged_internal.h, mm_internal.h), against
- * the running kernel's BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF).
+ * live fixes mirror by hand (each src/fixes/FIX/kernel.h,
+ * khugepaged_internal.h), against the running kernel's BTF
+ * (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF).
  *
  * Each mirrored member must be in the kernel's struct of the same name, at
  * the same byte offset and with the same size; the mirror may not reach
@@ -13,9 +14,8 @@
  * the same sizes, and return a value of the same size, as in the kernel
  * (what the calling convention depends on). A fix whose mirrors differ reports
  * "unsupported" and names the first difference; the others are not
- * affected. BTF also tells whether seed 004 is merged (the scan cursor's
- * address moved into struct khugepaged_mm_slot): then "scanresume" is
- * upstream.
+ * affected. A fix may also ask whether a struct has a member
+ * (ma_layout_has_member()), to tell at load whether the kernel has it.
  *
  * What each fix relies on is listed in its own src/fixes/FIX/mirrors.c
  * (struct ma_layout, layout.h), which its struct ma_fix points to; this
@@ -281,31 +281,24 @@ no_btf:
 	return -ENOENT;
 }
 
-/*
- * Seed 004's mark in BTF: the scan cursor's address moved from struct
- * khugepaged_scan into struct khugepaged_mm_slot.
- */
-#define MA_SEED004_STRUCT	"khugepaged_mm_slot"
-#define MA_SEED004_MEMBER	"address"
-
 /**
- * ma_layout_scanresume_upstream() - whether seed 004 is merged.
+ * ma_layout_has_member() - whether the running kernel's struct has a member.
+ * @type: the struct's name
+ * @member: the member's name
  *
- * Return: the evidence, or NULL.
+ * Return: true when the kernel's BTF has struct @type with a member
+ * @member; false when it has not, or has no BTF.
  */
-const char *ma_layout_scanresume_upstream(void)
+bool ma_layout_has_member(const char *type, const char *member)
 {
 	const struct btf *btf = ma_btf();
 	const struct btf_type *t;
 	u32 bits;
 
 	if (!btf)
-		return NULL;
-	t = ma_btf_find(btf, MA_SEED004_STRUCT, BTF_KIND_STRUCT);
-	if (!t || !ma_btf_member(btf, t, MA_SEED004_MEMBER, &bits))
-		return NULL;
-	return "struct " MA_SEED004_STRUCT " has the member " MA_SEED004_MEMBER
-	       " (BTF): seed 004 is merged";
+		return false;
+	t = ma_btf_find(btf, type, BTF_KIND_STRUCT);
+	return t && ma_btf_member(btf, t, member, &bits);
 }
 #else
 /* No BTF, or nothing mirrored (no fix carried) */
@@ -324,8 +317,8 @@ int ma_layout_check(const struct ma_layout *l, char *why, size_t len)
 	return 0;
 }
 
-const char *ma_layout_scanresume_upstream(void)
+bool ma_layout_has_member(const char *type, const char *member)
 {
-	return NULL;
+	return false;
 }
 #endif

@@ -130,6 +130,6 @@ struct ma_layout {
 
 int ma_layout_check(const struct ma_layout *l, char *why, size_t len);
 const char *ma_ibt_check(const struct ma_layout *l, char *why, size_t len);
-const char *ma_layout_scanresume_upstream(void);
+bool ma_layout_has_member(const char *type, const char *member);
 
 #endif /* _MLOCK_AUDIT_LAYOUT_H */

@@ -9,6 +9,8 @@
 #include "fixes.h"
 #include "layout.h"
 
+#include "kernel.h"
+
 /* The replacement functions of the "fault" fix. */
 vm_fault_t ma_finish_fault(struct vm_fault *vmf);
 vm_fault_t ma_filemap_map_pages(struct vm_fault *vmf, pgoff_t start_pgoff,

@@ -5,7 +5,7 @@
  * populate page table entries beyond i_size". A page fault maps a whole
  * large file folio (lp_finish_fault.c), and so does fault-around
  * (lp_filemap_map_pages.c): far fewer faults, and whole-folio rmap adds
- * that the "mlock" fix can mlock.
+ * that the live fix of mlock tracking can mlock.
  *
  * Disabling needs no undo: the mappings made are ordinary PTEs.
  */

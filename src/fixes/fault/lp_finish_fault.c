@@ -4,7 +4,7 @@
  * finish_fault() maps a whole large file folio with one batch of PTEs when
  * it fits the VMA and the page table, as it already did for anonymous
  * shmem, instead of one page per fault. The rmap then sees the folio fully
- * mapped, which lets the "mlock" fix mlock it.
+ * mapped, which lets the live fix of mlock tracking mlock it.
  *
  * ma_finish_fault() matches finish_fault() of Debian 6.12.118 mm/memory.c
  * except for that condition. That kernel already carries the i_size clamp

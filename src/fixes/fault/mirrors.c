@@ -2,7 +2,7 @@
 /*
  * What the "fault" fix relies on in the kernel, checked against its BTF at
  * load (layout.c): the prototypes of the functions it replaces or calls by
- * a hand-written declaration (fault.h, symbols.h).
+ * a hand-written declaration (fault.h, kernel.h).
  */
 #include "fault.h"
 #include "layout.h"

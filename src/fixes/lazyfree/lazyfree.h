@@ -9,6 +9,8 @@
 #include "fixes.h"
 #include "layout.h"
 
+#include "kernel.h"
+
 /* The replacement function of the "lazyfree" fix. */
 struct collapse_control;
 int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,

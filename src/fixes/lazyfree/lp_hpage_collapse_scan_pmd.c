@@ -14,7 +14,7 @@
  * Debian 6.1.192 mm/khugepaged.c:1134-1304 (COMPAT_LAZYFREE_FIX_PAGE)
  * except for that test, placed where each kernel first has the folio, as
  * upstream places it. The two kernels differ in the order of the per-page
- * tests and in how a page counts as shared (compat.h).
+ * tests and in how a page counts as shared (kernel.h).
  *
  * 6.1 and 6.12 have no SCAN_PAGE_LAZYFREE: a skipped range returns
  * SCAN_FAIL ("failed" in the mm_khugepaged_scan_pmd trace event; no

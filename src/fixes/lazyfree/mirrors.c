@@ -2,8 +2,9 @@
 /*
  * What the "lazyfree" fix relies on in the kernel, checked against its BTF
  * at load (layout.c): struct collapse_control and enum scan_result, which
- * it mirrors (khugepaged_internal.h), and the prototypes of the functions
- * it replaces or calls by a hand-written declaration (lazyfree.h, symbols.h).
+ * it mirrors (src/khugepaged_internal.h), and the prototypes of the
+ * functions it replaces or calls by a hand-written declaration (lazyfree.h,
+ * kernel.h).
  */
 #include "lazyfree.h"
 #include "khugepaged_layout.h"

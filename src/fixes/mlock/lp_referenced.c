@@ -66,7 +66,7 @@ int ma_folio_referenced(struct folio *folio, int is_locked,
 {
 	bool we_locked = false;
 	struct folio_referenced_arg pra = {
-		.mapcount = compat_folio_mapcount(folio),
+		.mapcount = folio_mapcount(folio),
 		.memcg = memcg,
 	};
 	struct rmap_walk_control rwc = {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the "mlock" fix relies on in the kernel, checked against its BTF at
- * load (layout.c): the private structs it mirrors (mm_internal.h) and the
+ * load (layout.c): the private structs it mirrors (kernel.h) and the
  * prototypes of the functions it replaces or calls by a hand-written
- * declaration (mlock.h, symbols.h).
+ * declaration (mlock.h, kernel.h).
  */
 #include <linux/stringify.h>
 
@@ -41,7 +41,7 @@ static const struct ma_layout_struct ma_mlock_structs[] = {
 	{ .name = "folio_referenced_arg",
 	  .size = sizeof(struct folio_referenced_arg), .whole = true,
 	  .members = ma_folio_referenced_arg, .nr = ARRAY_SIZE(ma_folio_referenced_arg) },
-	/* mlock_fbatch, 6.1's mlock_pvec (mm_internal.h) */
+	/* mlock_fbatch, 6.1's mlock_pvec (kernel.h) */
 	{ .name = __stringify(MA_MLOCK_BATCH),
 	  .size = sizeof(struct ma_mlock_batch_pcpu), .whole = false,
 	  .members = ma_mlock_batch_pcpu, .nr = ARRAY_SIZE(ma_mlock_batch_pcpu) },

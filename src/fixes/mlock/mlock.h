@@ -10,6 +10,8 @@
 #include "fixes.h"
 #include "layout.h"
 
+#include "kernel.h"
+
 /* The replacement functions of the "mlock" fix. */
 void ma_folio_add_anon_rmap_ptes(struct folio *folio, struct page *page,
 				 int nr_pages, struct vm_area_struct *vma,

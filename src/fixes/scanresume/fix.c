@@ -309,9 +309,24 @@ static struct klp_func ma_scanresume_funcs[] = {
 };
 #endif
 
+/*
+ * Seed 004's mark in BTF: the scan cursor's address moved from struct
+ * khugepaged_scan into struct khugepaged_mm_slot.
+ */
+#define MA_SEED004_STRUCT	"khugepaged_mm_slot"
+#define MA_SEED004_MEMBER	"address"
+
+static const char *ma_scanresume_upstream(void)
+{
+	if (!ma_layout_has_member(MA_SEED004_STRUCT, MA_SEED004_MEMBER))
+		return NULL;
+	return "struct " MA_SEED004_STRUCT " has the member " MA_SEED004_MEMBER
+	       " (BTF): seed 004 is merged";
+}
+
 struct ma_fix ma_fix_scanresume = {
 	.name = "scanresume",
-	.upstream_probe = ma_layout_scanresume_upstream,
+	.upstream_probe = ma_scanresume_upstream,
 	.unsupported = MA_SCANRESUME_UNSUPPORTED,
 #ifdef MA_CARRY_SCANRESUME
 	MA_FIX_CARRIED(scanresume),

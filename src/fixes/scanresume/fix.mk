@@ -14,17 +14,17 @@
 ma-fix-objs += src/fixes/scanresume/fix.o
 ifneq ($(CONFIG_TRANSPARENT_HUGEPAGE),y)
 # COMPAT_NO_THP: not built
-else ifeq ($(call compat-grep,'TVA_KHUGEPAGED\b',include/linux/huge_mm.h),y)
+else ifeq ($(compat-khugepaged-tva-type),y)
 ccflags-y += -DCOMPAT_SCANRESUME_FIX_MTHP -DMA_CARRY_SCANRESUME
-ma-fix-objs += src/fixes/scanresume/mirrors.o
+ma-fix-objs += src/fixes/scanresume/mirrors.o src/fixes/scanresume/symbols.o
 ma-fix-objs += src/fixes/scanresume/lp_khugepaged.o
 else ifeq ($(call compat-grep,'define TVA_ENFORCE_SYSFS\b',include/linux/huge_mm.h),y)
 ccflags-y += -DCOMPAT_SCANRESUME_FIX_ORDERS -DMA_CARRY_SCANRESUME
-ma-fix-objs += src/fixes/scanresume/mirrors.o
+ma-fix-objs += src/fixes/scanresume/mirrors.o src/fixes/scanresume/symbols.o
 ma-fix-objs += src/fixes/scanresume/lp_khugepaged.o
 else ifeq ($(call compat-grep,'^bool hugepage_vma_check\b',include/linux/huge_mm.h),y)
 ccflags-y += -DCOMPAT_SCANRESUME_FIX_VMA_CHECK -DMA_CARRY_SCANRESUME
-ma-fix-objs += src/fixes/scanresume/mirrors.o
+ma-fix-objs += src/fixes/scanresume/mirrors.o src/fixes/scanresume/symbols.o
 ma-fix-objs += src/fixes/scanresume/lp_khugepaged.o
 ma-needs += find_pmd_or_thp_or_none
 endif

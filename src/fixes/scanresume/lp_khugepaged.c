@@ -185,7 +185,7 @@ static void ma_collapse_pte_mapped_thps(struct ma_khugepaged_mm_slot *mm_slot)
 
 /*
  * trace_mm_khugepaged_scan(): the tracepoint is not exported; it is called
- * as for "lazyfree" (lp_hpage_collapse_scan_pmd.c), with the TP_PROTO of
+ * through its struct tracepoint's probes, with the TP_PROTO of
  * 7.3 include/trace/events/huge_memory.h:253.
  */
 static void ma_trace_mm_scan(struct mm_struct *mm, unsigned int progress,

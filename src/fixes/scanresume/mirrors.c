@@ -2,8 +2,8 @@
 /*
  * What the "scanresume" fix relies on in the kernel, checked against its
  * BTF at load (layout.c): the khugepaged structs and enum it mirrors
- * (khugepaged_internal.h) and the prototypes of the functions it replaces
- * or calls by a hand-written declaration (scanresume.h, symbols.h).
+ * (kernel.h, src/khugepaged_internal.h) and the prototypes of the functions it replaces
+ * or calls by a hand-written declaration (scanresume.h, kernel.h).
  */
 #include "scanresume.h"
 #include "khugepaged_layout.h"

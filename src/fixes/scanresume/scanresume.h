@@ -10,6 +10,8 @@
 #include "fixes.h"
 #include "layout.h"
 
+#include "kernel.h"
+
 /* The replacement function of the "scanresume" fix. */
 int ma_khugepaged(void *none);
 extern atomic_long_t ma_scanresume_resumes;
