@@ -8,12 +8,14 @@
 #   make reporter             the reporter alone (userspace/)
 #   make install [PREFIX=/usr/local] [DESTDIR=]
 #                             the reporter and its man page (sbin, man8)
-#   make demo [KERNEL=6.12]   build, boot that stock kernel in QEMU, show output
-#   make check [KERNELS=...]  the test suite on 6.1, 6.12 and 7.3
+#   make demo [KERNEL=...]    build, boot that stock kernel in QEMU, show output
+#                             (default: the one supported-kernels marks)
+#   make check [KERNELS=...]  the test suite on the supported kernels
+#                             (supported-kernels: 6.1, 6.12 and 7.3)
 #   make check-debug          the suite on the debug kernel 6.12-debug (KASAN,
 #                             lockdep, kmemleak), built first if needed (~17 min)
 #   make bench [KERNELS=...]  benchmarks, measured in one boot; fail below a threshold
-#   make verify-archive       every Debian build of 6.1, 6.12 and 7.3 the archive
+#   make verify-archive       every Debian build of the supported kernels the archive
 #                             serves: recorded, or verified now and what the
 #                             record would gain (RECORD=1 writes it); not in
 #                             make check, whose result must not depend on
@@ -29,12 +31,13 @@
 #   make style                checkpatch.pl over the kernel sources
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
-KERNEL ?= 6.12
-KERNELS ?= 6.1 6.12 7.3
+# The supported kernels, and the one marked default, from supported-kernels
+KERNEL ?= $(shell awk '!/^#/ && $$5 == "default" { print $$1 }' supported-kernels)
+KERNELS ?= $(shell awk '!/^#/ && NF { print $$1 }' supported-kernels)
 DEB_RELEASES ?= bookworm trixie
 KVER ?= $(shell uname -r)
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
-DKMS_SOURCES := Kbuild Makefile dkms.conf \
+DKMS_SOURCES := Kbuild Makefile dkms.conf supported-kernels \
 		$(filter-out src/verified_builds.h,$(wildcard src/*.[ch] compat/*.h)) \
 		$(wildcard src/fixes/*/*.[ch] src/fixes/*/fix.mk) \
 		compat/Kbuild.include compat/verified/builds tools/klp-relocs.c \
@@ -159,8 +162,12 @@ bench:
 verify-archive:
 	scripts/verify-kernel $(if $(RECORD),--record )--archive
 
+# dkms.conf's BUILD_EXCLUSIVE_KERNEL line follows the oldest supported series
+dkms.conf: supported-kernels
+	scripts/dkms-conf
+
 # The DKMS source tree, under DESTDIR (debian/rules installs it so)
-dkms-sources:
+dkms-sources: dkms.conf
 	rm -rf $(DESTDIR)/usr/src/mlock_audit-$(VERSION)
 	mkdir -p $(DESTDIR)/usr/src/mlock_audit-$(VERSION)
 	cp --parents $(DKMS_SOURCES) $(DESTDIR)/usr/src/mlock_audit-$(VERSION)/

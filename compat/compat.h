@@ -44,7 +44,7 @@
 #error "mlock_audit needs CONFIG_KALLSYMS_ALL: it finds kernel variables through kallsyms"
 #endif
 
-/* The oldest supported kernel (6.1) is enforced by dkms.conf. */
+/* The oldest supported kernel (supported-kernels) is enforced by Kbuild. */
 
 #include <linux/mm.h>
 #include <linux/pgtable.h>

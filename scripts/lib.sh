@@ -9,7 +9,18 @@
 MA_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MA_CACHE=${MLOCK_AUDIT_CACHE:-/var/cache/mlock_audit}
 MA_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
-MA_SUPPORTED="6.1 6.12 7.3"
+# The supported kernels and their facts: the table supported-kernels at the
+# top of the tree, read once here. MA_SUPPORTED lists the series in its
+# order, MA_DEFAULT_KERNEL is the one marked "default".
+declare -gA MA_KERNEL_RELEASE=() MA_KERNEL_TARGET=() MA_KERNEL_ABI=()
+MA_SUPPORTED="" MA_DEFAULT_KERNEL=""
+while read -r _k _rel _tgt _abi _def; do
+	case $_k in '' | '#'*) continue ;; esac
+	MA_SUPPORTED="${MA_SUPPORTED:+$MA_SUPPORTED }$_k"
+	MA_KERNEL_RELEASE[$_k]=$_rel MA_KERNEL_TARGET[$_k]=$_tgt MA_KERNEL_ABI[$_k]=$_abi
+	[ "$_def" != default ] || MA_DEFAULT_KERNEL=$_k
+done <"$MA_TOP/supported-kernels"
+unset _k _rel _tgt _abi _def
 # Debug kernels (the debug lane, `make check-debug`): built by
 # scripts/debug-kernel from a supported kernel's Debian source; named
 # BASE-debug, they behave as BASE everywhere except where they come from.
@@ -36,32 +47,37 @@ MA_SUITE_KERNELS="6.12-deb12"
 ma_log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 ma_die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
-# Per supported kernel: the Debian suite(s) it comes from, a regular
-# expression for its ABI name, the userspace release (chroot) whose compiler
-# built it, and the apt target release its build packages come from.
+# Per kernel: a regular expression for its ABI name, the userspace release
+# (chroot) whose compiler built it, and the apt target release its build
+# packages come from. A supported kernel's are in supported-kernels; a
+# debug, flavour or -prev kernel has its BASE's, except where said below.
+ma_kernel_is_base() { [ -n "${MA_KERNEL_ABI[$1]:-}" ]; }
 ma_kernel_abi_re() {
+	local b=$1
 	case $1 in
-	6.1)  echo '6\.1\.0-[0-9]+' ;;
-	6.12) echo '6\.12\.[0-9]+\+deb13' ;;
-	7.3)  echo '7\.3\.[0-9]+\+deb13' ;;
-	6.12-debug) echo '6\.12\.[0-9]+-mlock-audit-debug' ;;
-	6.12-deb12) echo '6\.12\.[0-9]+\+deb12' ;;
-	6.1-cloud | 6.1-rt | 6.12-cloud | 6.12-rt | 7.3-cloud | 7.3-rt | 6.12-prev) ma_kernel_abi_re "${1%-*}" ;;
-	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED; debug: $MA_DEBUG_KERNELS; flavours: BASE-${MA_FLAVOURS// /, BASE-}; outside the record: $MA_PREV_KERNELS; other suites: $MA_SUITE_KERNELS)" ;;
+	6.12-debug) echo '6\.12\.[0-9]+-mlock-audit-debug'; return ;;
+	6.12-deb12) echo '6\.12\.[0-9]+\+deb12'; return ;;
+	*-cloud | *-rt) b=${1%-*} ;;
+	*-prev) case " $MA_PREV_KERNELS " in *" $1 "*) b=${1%-prev} ;; esac ;;
 	esac
+	ma_kernel_is_base "$b" ||
+		ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED; debug: $MA_DEBUG_KERNELS; flavours: BASE-${MA_FLAVOURS// /, BASE-}; outside the record: $MA_PREV_KERNELS; other suites: $MA_SUITE_KERNELS)"
+	echo "${MA_KERNEL_ABI[$b]}"
 }
 ma_kernel_release() {
 	case $1 in
-	6.1 | 6.1-cloud | 6.1-rt | 6.12-deb12) echo bookworm ;;
-	6.12 | 7.3 | 6.12-debug | 6.12-cloud | 6.12-rt | 7.3-cloud | 7.3-rt | 6.12-prev) echo trixie ;;
-	*) ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED)" ;;
+	6.12-deb12) echo bookworm ;;
+	*)
+		ma_kernel_is_base "$(ma_kernel_base "$1")" ||
+			ma_die "unsupported kernel '$1' (supported: $MA_SUPPORTED)"
+		echo "${MA_KERNEL_RELEASE[$(ma_kernel_base "$1")]}" ;;
 	esac
 }
 ma_kernel_target() {
 	case $1 in
-	6.1 | 6.12-deb12) echo bookworm-security ;;
-	6.12 | 6.12-prev) echo trixie-security ;;
-	7.3) echo trixie-backports ;;
+	6.12-deb12) echo bookworm-security ;;
+	*-prev) echo "${MA_KERNEL_TARGET[${1%-prev}]:-}" ;;
+	*) echo "${MA_KERNEL_TARGET[$1]:-}" ;;
 	esac
 }
 ma_check_kernel() { ma_kernel_abi_re "$1" >/dev/null; }
