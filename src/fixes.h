@@ -76,11 +76,21 @@ struct ma_fix {
 };
 
 /*
- * In a fix's struct ma_fix where it is carried (MA_CARRY_FIX): its
- * replacements, ma_FIX_funcs, and what it relies on in the kernel,
- * ma_FIX_layout (src/fixes/FIX/mirrors.c).
+ * MA_FIX(fix, FIX): the fields every struct ma_fix begins with, the fix's
+ * own fields following: its name, its state on the kernel built for
+ * (MA_FIX_UPSTREAM, MA_FIX_UNSUPPORTED) and, where it is carried,
+ * MA_FIX_CARRIED, all from its state.h. MA_FIX_CARRIED(fix) names its
+ * replacements, ma_FIX_funcs (MA_FIX_FUNCS()), and what it relies on in
+ * the kernel, ma_FIX_layout (src/fixes/FIX/mirrors.c).
  */
-#define MA_FIX_CARRIED(fix)	.funcs = ma_##fix##_funcs, .mirrors = &ma_##fix##_layout
+#define MA_FIX(fix, FIX)	.name = #fix, .upstream = MA_##FIX##_UPSTREAM, \
+				.unsupported = MA_##FIX##_UNSUPPORTED, MA_##FIX##_CARRIED
+#define MA_FIX_CARRIED(fix)	.funcs = ma_##fix##_funcs, .mirrors = &ma_##fix##_layout,
+
+/* ma_FIX_funcs: the kernel function @old replaced by @new, for each */
+#define MA_FIX_FUNCS(fix, ...)	\
+	static struct klp_func ma_##fix##_funcs[] = { __VA_ARGS__, { } }
+#define MA_REPLACE(old, new)	{ .old_name = #old, .new_func = new }
 
 /* ma_fix_FIX, for each FIX of Kbuild's MA_FIXES */
 MA_FIX_DECLS;

@@ -55,10 +55,8 @@ static const struct ma_layout_enumerator ma_scan_result[] = {
 	MA_ENUMERATOR(SCAN_ALLOC_HUGE_PAGE_FAIL),
 };
 
-#define MA_COLLAPSE_CONTROL_LAYOUT {					\
-	.name = "collapse_control",					\
-	.size = sizeof(struct collapse_control), .whole = false,	\
-	.members = ma_collapse_control, .nr = ARRAY_SIZE(ma_collapse_control) }
+#define MA_COLLAPSE_CONTROL_LAYOUT \
+	MA_STRUCT("collapse_control", struct collapse_control, false, collapse_control)
 
 #define MA_SCAN_RESULT_LAYOUT {						\
 	.name = "scan_result",						\

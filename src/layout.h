@@ -67,6 +67,14 @@ struct ma_ibt_target {
 	struct tracepoint *tp;
 };
 
+/*
+ * A mirrored struct of type @type whose members are the table ma_@table;
+ * @whole_size: its size must be the kernel's too.
+ */
+#define MA_STRUCT(sname, type, whole_size, table) {			\
+	.name = sname, .size = sizeof(type), .whole = whole_size,	\
+	.members = ma_##table, .nr = ARRAY_SIZE(ma_##table) }
+
 #define MA_IBT_FUNC(fn)		{ .name = #fn, .func = (const void *)(fn) }
 #define MA_IBT_ITERATOR(event)	{ .name = "__traceiter_" #event, .tp = &__tracepoint_##event }
 

@@ -13,18 +13,8 @@
 #include "fix_states.h"
 
 #ifdef MA_CARRY_FAULT
-static struct klp_func ma_fault_funcs[] = {
-	{ .old_name = "finish_fault", .new_func = ma_finish_fault },
-	{ .old_name = "filemap_map_pages", .new_func = ma_filemap_map_pages },
-	{ }
-};
+MA_FIX_FUNCS(fault, MA_REPLACE(finish_fault, ma_finish_fault),
+	     MA_REPLACE(filemap_map_pages, ma_filemap_map_pages));
 #endif
 
-struct ma_fix ma_fix_fault = {
-	.name = "fault",
-	.upstream = MA_FAULT_UPSTREAM,
-	.unsupported = MA_FAULT_UNSUPPORTED,
-#ifdef MA_CARRY_FAULT
-	MA_FIX_CARRIED(fault),
-#endif
-};
+struct ma_fix ma_fix_fault = { MA_FIX(fault, FAULT) };

@@ -26,4 +26,11 @@
 	"unsupported on 6.1: finish_fault() and fault-around map one page per do_set_pte() call; there is no set_pte_range() (v6.6) to install a folio's PTEs in one batch"
 #endif
 
+/* Where it is carried (fix.mk): its replacements and mirrors (fixes.h) */
+#ifdef MA_CARRY_FAULT
+#define MA_FAULT_CARRIED	MA_FIX_CARRIED(fault)
+#else
+#define MA_FAULT_CARRIED
+#endif
+
 #endif /* _MLOCK_AUDIT_FIX_FAULT_STATE_H */

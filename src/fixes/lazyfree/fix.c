@@ -11,10 +11,7 @@
 #include "fix_states.h"
 
 #ifdef MA_CARRY_LAZYFREE
-static struct klp_func ma_lazyfree_funcs[] = {
-	{ .old_name = "hpage_collapse_scan_pmd", .new_func = ma_hpage_collapse_scan_pmd },
-	{ }
-};
+MA_FIX_FUNCS(lazyfree, MA_REPLACE(hpage_collapse_scan_pmd, ma_hpage_collapse_scan_pmd));
 
 static void ma_lazyfree_show(struct seq_file *m, struct ma_fix *fix)
 {
@@ -23,11 +20,8 @@ static void ma_lazyfree_show(struct seq_file *m, struct ma_fix *fix)
 #endif
 
 struct ma_fix ma_fix_lazyfree = {
-	.name = "lazyfree",
-	.upstream = MA_LAZYFREE_UPSTREAM,
-	.unsupported = MA_LAZYFREE_UNSUPPORTED,
+	MA_FIX(lazyfree, LAZYFREE)
 #ifdef MA_CARRY_LAZYFREE
-	MA_FIX_CARRIED(lazyfree),
 	.show = ma_lazyfree_show,
 #endif
 };

@@ -19,9 +19,7 @@ ifneq ($(compat-folio-test-lazyfree),y)
 ccflags-y += -DCOMPAT_CANNOT_FOLIO_TEST_LAZYFREE
 endif
 # VM_DROPPABLE (MAP_DROPPABLE) came in v6.11.
-ifneq ($(call compat-grep,'define VM_DROPPABLE\b',include/linux/mm.h),y)
-ccflags-y += -DCOMPAT_CANNOT_VM_DROPPABLE
-endif
+ccflags-y += $(call compat-cannot,'define VM_DROPPABLE\b',include/linux/mm.h,VM_DROPPABLE)
 
 ifneq ($(CONFIG_TRANSPARENT_HUGEPAGE),y)
 # COMPAT_NO_THP: not built

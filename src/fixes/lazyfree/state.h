@@ -27,4 +27,11 @@
 	"no known form of khugepaged's hpage_collapse_scan_pmd() in this kernel"
 #endif
 
+/* Where it is carried (fix.mk): its replacements and mirrors (fixes.h) */
+#ifdef MA_CARRY_LAZYFREE
+#define MA_LAZYFREE_CARRIED	MA_FIX_CARRIED(lazyfree)
+#else
+#define MA_LAZYFREE_CARRIED
+#endif
+
 #endif /* _MLOCK_AUDIT_FIX_LAZYFREE_STATE_H */

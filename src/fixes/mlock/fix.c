@@ -51,31 +51,23 @@
 #endif
 
 #ifdef COMPAT_MLOCK_FIX_FOLIO_RMAP
-static struct klp_func ma_mlock_funcs[] = {
-	{ .old_name = "folio_add_file_rmap_ptes",
-	  .new_func = ma_folio_add_file_rmap_ptes },
-	{ .old_name = "folio_add_file_rmap_pmd",
-	  .new_func = ma_folio_add_file_rmap_pmd },
-	{ .old_name = "folio_add_anon_rmap_ptes",
-	  .new_func = ma_folio_add_anon_rmap_ptes },
-	{ .old_name = "folio_add_anon_rmap_pmd",
-	  .new_func = ma_folio_add_anon_rmap_pmd },
-	{ .old_name = "folio_referenced", .new_func = ma_folio_referenced },
-	{ .old_name = "try_to_unmap", .new_func = ma_try_to_unmap },
-	{ .old_name = "mlock_folio", .new_func = ma_mlock_folio },
-	{ }
-};
+MA_FIX_FUNCS(mlock,
+	     MA_REPLACE(folio_add_file_rmap_ptes, ma_folio_add_file_rmap_ptes),
+	     MA_REPLACE(folio_add_file_rmap_pmd, ma_folio_add_file_rmap_pmd),
+	     MA_REPLACE(folio_add_anon_rmap_ptes, ma_folio_add_anon_rmap_ptes),
+	     MA_REPLACE(folio_add_anon_rmap_pmd, ma_folio_add_anon_rmap_pmd),
+	     MA_REPLACE(folio_referenced, ma_folio_referenced),
+	     MA_REPLACE(try_to_unmap, ma_try_to_unmap),
+	     MA_REPLACE(mlock_folio, ma_mlock_folio));
 
 #elif defined(COMPAT_MLOCK_FIX_PAGE_RMAP)
-static struct klp_func ma_mlock_funcs[] = {
-	{ .old_name = "do_set_pte", .new_func = ma_do_set_pte },
-	{ .old_name = "mlock_pte_range", .new_func = ma_mlock_pte_range },
-	{ .old_name = "page_remove_rmap", .new_func = ma_page_remove_rmap },
-	{ .old_name = "folio_referenced", .new_func = ma_folio_referenced },
-	{ .old_name = "try_to_unmap", .new_func = ma_try_to_unmap },
-	{ .old_name = "mlock_folio", .new_func = ma_mlock_folio },
-	{ }
-};
+MA_FIX_FUNCS(mlock,
+	     MA_REPLACE(do_set_pte, ma_do_set_pte),
+	     MA_REPLACE(mlock_pte_range, ma_mlock_pte_range),
+	     MA_REPLACE(page_remove_rmap, ma_page_remove_rmap),
+	     MA_REPLACE(folio_referenced, ma_folio_referenced),
+	     MA_REPLACE(try_to_unmap, ma_try_to_unmap),
+	     MA_REPLACE(mlock_folio, ma_mlock_folio));
 #endif
 
 /*
@@ -201,14 +193,9 @@ static void ma_mlock_show(struct seq_file *m, struct ma_fix *fix)
 }
 
 struct ma_fix ma_fix_mlock = {
-	.name = "mlock",
-	.upstream = MA_MLOCK_UPSTREAM,
-	.unsupported = MA_MLOCK_UNSUPPORTED,
+	MA_FIX(mlock, MLOCK)
 	.activated = ma_mlock_activated,
 	.deactivating = ma_mlock_deactivating,
 	.exit = ma_mlock_exit,
 	.show = ma_mlock_show,
-#ifdef MA_CARRY_MLOCK
-	MA_FIX_CARRIED(mlock),
-#endif
 };

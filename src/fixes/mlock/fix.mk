@@ -22,15 +22,11 @@ endif
 # folio_may_be_lru_cached(): which folios mlock_folio() may leave in its
 # per-CPU batch (lp_mlock_folio.c); a stable backport (6.1.y, 6.12.y)
 # that older point releases lack.
-ifneq ($(call compat-grep,'static inline bool folio_may_be_lru_cached\b',include/linux/swap.h),y)
-ccflags-y += -DCOMPAT_CANNOT_FOLIO_MAY_BE_LRU_CACHED
-endif
+ccflags-y += $(call compat-cannot,'static inline bool folio_may_be_lru_cached\b',include/linux/swap.h,FOLIO_MAY_BE_LRU_CACHED)
 # folio_referenced() hands invalid_folio_referenced_vma() to every rmap
 # walk since v6.3 (8788f6781486 "mm: support POSIX_FADV_NOREUSE", which
 # added vma_has_recency()); before, only to memcg reclaim's.
-ifneq ($(call compat-grep,'vma_has_recency\b',include/linux/mm_inline.h),y)
-ccflags-y += -DCOMPAT_CANNOT_REFERENCED_ALWAYS_FILTERS
-endif
+ccflags-y += $(call compat-cannot,'vma_has_recency\b',include/linux/mm_inline.h,REFERENCED_ALWAYS_FILTERS)
 
 ifneq ($(CONFIG_TRANSPARENT_HUGEPAGE),y)
 # COMPAT_NO_THP: not built

@@ -38,13 +38,11 @@ static const struct ma_layout_member ma_mlock_batch_pcpu[] = {
 };
 
 static const struct ma_layout_struct ma_mlock_structs[] = {
-	{ .name = "folio_referenced_arg",
-	  .size = sizeof(struct folio_referenced_arg), .whole = true,
-	  .members = ma_folio_referenced_arg, .nr = ARRAY_SIZE(ma_folio_referenced_arg) },
+	MA_STRUCT("folio_referenced_arg", struct folio_referenced_arg, true,
+		  folio_referenced_arg),
 	/* mlock_fbatch, 6.1's mlock_pvec (kernel.h) */
-	{ .name = __stringify(MA_MLOCK_BATCH),
-	  .size = sizeof(struct ma_mlock_batch_pcpu), .whole = false,
-	  .members = ma_mlock_batch_pcpu, .nr = ARRAY_SIZE(ma_mlock_batch_pcpu) },
+	MA_STRUCT(__stringify(MA_MLOCK_BATCH), struct ma_mlock_batch_pcpu, false,
+		  mlock_batch_pcpu),
 };
 
 static const struct ma_layout_proto ma_mlock_protos[] = {

@@ -29,4 +29,11 @@
 #define MA_MLOCK_UNSUPPORTED "no known rmap interface in this kernel"
 #endif
 
+/* Where it is carried (fix.mk): its replacements and mirrors (fixes.h) */
+#ifdef MA_CARRY_MLOCK
+#define MA_MLOCK_CARRIED	MA_FIX_CARRIED(mlock)
+#else
+#define MA_MLOCK_CARRIED
+#endif
+
 #endif /* _MLOCK_AUDIT_FIX_MLOCK_STATE_H */

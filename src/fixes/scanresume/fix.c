@@ -303,10 +303,7 @@ static void ma_scanresume_show(struct seq_file *m, struct ma_fix *fix)
 		   atomic_long_read(&ma_swap_failed), atomic_long_read(&ma_swap_foreign));
 }
 
-static struct klp_func ma_scanresume_funcs[] = {
-	{ .old_name = "khugepaged", .new_func = ma_khugepaged },
-	{ }
-};
+MA_FIX_FUNCS(scanresume, MA_REPLACE(khugepaged, ma_khugepaged));
 #endif
 
 /*
@@ -325,11 +322,9 @@ static const char *ma_scanresume_upstream(void)
 }
 
 struct ma_fix ma_fix_scanresume = {
-	.name = "scanresume",
+	MA_FIX(scanresume, SCANRESUME)
 	.upstream_probe = ma_scanresume_upstream,
-	.unsupported = MA_SCANRESUME_UNSUPPORTED,
 #ifdef MA_CARRY_SCANRESUME
-	MA_FIX_CARRIED(scanresume),
 	.transition = ma_scanresume_transition,
 	.unpatched = ma_scanresume_unpatched,
 	.show = ma_scanresume_show,

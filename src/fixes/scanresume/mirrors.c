@@ -2,8 +2,9 @@
 /*
  * What the "scanresume" fix relies on in the kernel, checked against its
  * BTF at load (layout.c): the khugepaged structs and enum it mirrors
- * (kernel.h, src/khugepaged_internal.h) and the prototypes of the functions it replaces
- * or calls by a hand-written declaration (scanresume.h, kernel.h).
+ * (kernel.h, src/khugepaged_internal.h) and the prototypes of the
+ * functions it replaces or calls by a hand-written declaration
+ * (scanresume.h, kernel.h).
  */
 #include "scanresume.h"
 #include "khugepaged_layout.h"
@@ -44,17 +45,12 @@ static const struct ma_layout_member ma_khugepaged_scan[] = {
 
 static const struct ma_layout_struct ma_scanresume_structs[] = {
 	MA_COLLAPSE_CONTROL_LAYOUT,
-	{ .name = "mm_slot",
-	  .size = sizeof(struct ma_mm_slot), .whole = false,
-	  .members = ma_mm_slot, .nr = ARRAY_SIZE(ma_mm_slot) },
+	MA_STRUCT("mm_slot", struct ma_mm_slot, false, mm_slot),
 #ifndef COMPAT_SCANRESUME_FIX_MTHP
-	{ .name = "khugepaged_mm_slot",
-	  .size = sizeof(struct ma_khugepaged_mm_slot), .whole = false,
-	  .members = ma_khugepaged_mm_slot, .nr = ARRAY_SIZE(ma_khugepaged_mm_slot) },
+	MA_STRUCT("khugepaged_mm_slot", struct ma_khugepaged_mm_slot, false,
+		  khugepaged_mm_slot),
 #endif
-	{ .name = "khugepaged_scan",
-	  .size = sizeof(struct ma_khugepaged_scan), .whole = false,
-	  .members = ma_khugepaged_scan, .nr = ARRAY_SIZE(ma_khugepaged_scan) },
+	MA_STRUCT("khugepaged_scan", struct ma_khugepaged_scan, false, khugepaged_scan),
 };
 
 static const struct ma_layout_enum ma_scanresume_enums[] = {

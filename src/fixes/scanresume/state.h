@@ -24,4 +24,11 @@
 	"no known form of khugepaged() in this kernel"
 #endif
 
+/* Where it is carried (fix.mk): its replacements and mirrors (fixes.h) */
+#ifdef MA_CARRY_SCANRESUME
+#define MA_SCANRESUME_CARRIED	MA_FIX_CARRIED(scanresume)
+#else
+#define MA_SCANRESUME_CARRIED
+#endif
+
 #endif /* _MLOCK_AUDIT_FIX_SCANRESUME_STATE_H */
