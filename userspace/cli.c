@@ -95,41 +95,57 @@ static int usage_err(const char *fmt, const char *arg)
 	return MA_EXIT_USAGE;
 }
 
-/* The short options (a ':' after one that takes a value). */
-static const char short_opts[] = ":jhVp:s:i:n:";
-
-/* The long options; every command's options are in the one table. */
-static const struct option long_opts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "prometheus", no_argument, NULL, 'P' },
-	{ "fail-over", required_argument, NULL, 'F' },
-	{ "dir", required_argument, NULL, 'D' },
-	{ "root", required_argument, NULL, 'R' },
-	{ "proc", required_argument, NULL, 'X' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "count", required_argument, NULL, 'n' },
-	{ NULL, 0, NULL, 0 },
+/* What an option is like, beside the commands that take it. */
+enum {
+	OPT_SHORT = 1 << 8,	/* -c as well as --name */
+	OPT_VALUE = 1 << 9,	/* takes a value */
 };
 
-/* Does @arg, an option, take the next argument as its value? */
+/*
+ * Every option of mlock-audit and of mlock-audit trace: getopt_long()'s
+ * tables of each are made from this one, so that an option that both take
+ * has one name. A long-only option has a val that is no short option.
+ */
+static const struct {
+	const char *name;
+	int val;		/* the short option, or what stands for it */
+	unsigned int flags;	/* MA_OPTS_* that take it, OPT_* */
+} options[] = {
+	{ "json", 'j', MA_OPTS_GLOBAL | OPT_SHORT },
+	{ "prometheus", 'P', MA_OPTS_GLOBAL },
+	{ "fail-over", 'F', MA_OPTS_GLOBAL | OPT_VALUE },
+	{ "dir", 'D', MA_OPTS_GLOBAL | OPT_VALUE },
+	{ "root", 'R', MA_OPTS_GLOBAL | OPT_VALUE },
+	{ "proc", 'X', MA_OPTS_GLOBAL | OPT_VALUE },
+	{ "help", 'h', MA_OPTS_GLOBAL | MA_OPTS_TRACE | OPT_SHORT },
+	{ "version", 'V', MA_OPTS_GLOBAL | OPT_SHORT },
+	{ "all", 'a', MA_OPTS_TRACE | OPT_SHORT },
+	{ "kprobes", 'K', MA_OPTS_TRACE },
+	{ "verbose", 'v', MA_OPTS_TRACE | OPT_SHORT },
+	{ "duration", 'd', MA_OPTS_TRACE | OPT_SHORT | OPT_VALUE },
+	{ "pid", 'p', MA_OPTS_GLOBAL | MA_OPTS_TRACE | OPT_SHORT | OPT_VALUE },
+	{ "sort", 's', MA_OPTS_GLOBAL | OPT_SHORT | OPT_VALUE },
+	{ "interval", 'i', MA_OPTS_GLOBAL | OPT_SHORT | OPT_VALUE },
+	{ "count", 'n', MA_OPTS_GLOBAL | OPT_SHORT | OPT_VALUE },
+};
+
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* Does @arg, an option before the command, take the next argument as its value? */
 static bool takes_value(const char *arg)
 {
-	const struct option *o;
-	const char *s;
+	size_t i;
 
-	if (arg[0] == '-' && arg[1] && arg[1] != '-' && !arg[2]) {
-		s = strchr(short_opts + 1, arg[1]);
-		return s && s[1] == ':';
+	for (i = 0; i < N_OPTIONS; i++) {
+		if ((options[i].flags & (MA_OPTS_GLOBAL | OPT_VALUE)) !=
+		    (MA_OPTS_GLOBAL | OPT_VALUE))
+			continue;
+		if ((options[i].flags & OPT_SHORT) && arg[0] == '-' &&
+		    arg[1] == options[i].val && !arg[2])
+			return true;
+		if (!strncmp(arg, "--", 2) && !strcmp(arg + 2, options[i].name))
+			return true;
 	}
-	if (strncmp(arg, "--", 2) || strchr(arg, '='))
-		return false;
-	for (o = long_opts; o->name; o++)
-		if (!strcmp(arg + 2, o->name))
-			return o->has_arg == required_argument;
 	return false;
 }
 
@@ -202,11 +218,29 @@ static int opt_error(const char *cmd, int c, char **argv,
 	return MA_EXIT_USAGE;
 }
 
-int ma_getopt(const char *cmd, int argc, char **argv, const char *shorts,
-	      const struct option *longs, ma_opt_fn on_opt, void *ctx, int *first)
+int ma_getopt(const char *cmd, unsigned int set, int argc, char **argv,
+	      ma_opt_fn on_opt, void *ctx, int *first)
 {
+	/* ':' first: a missing value is told from an unknown option */
+	char shorts[1 + 2 * N_OPTIONS + 1] = ":";
+	struct option longs[N_OPTIONS + 1] = { { 0 } };
 	int c, longind, ret;
+	size_t i, n = 0, ns = 1;
 
+	for (i = 0; i < N_OPTIONS; i++) {
+		if (!(options[i].flags & set))
+			continue;
+		longs[n++] = (struct option){
+			options[i].name,
+			options[i].flags & OPT_VALUE ? required_argument : no_argument,
+			NULL, options[i].val,
+		};
+		if (options[i].flags & OPT_SHORT) {
+			shorts[ns++] = (char)options[i].val;
+			if (options[i].flags & OPT_VALUE)
+				shorts[ns++] = ':';
+		}
+	}
 	opterr = 0;
 	optind = 1;
 	for (;;) {
@@ -231,6 +265,14 @@ struct global_ctx {
 	char vmas_opt[32], watch_opt[32];
 };
 
+/* Where the value of --dir, --root or --proc goes. */
+static char *path_opt(struct ma_opts *opts, int c)
+{
+	if (c == 'D')
+		return opts->dir;
+	return c == 'R' ? opts->root : opts->proc;
+}
+
 static int global_opt(void *ctx, int c, const char *val, const char *name)
 {
 	struct global_ctx *g = ctx;
@@ -238,10 +280,8 @@ static int global_opt(void *ctx, int c, const char *val, const char *name)
 
 	switch (c) {
 	case 'j':
-		opts->fmt = MA_FMT_JSON;
-		break;
 	case 'P':
-		opts->fmt = MA_FMT_PROM;
+		opts->fmt = c == 'j' ? MA_FMT_JSON : MA_FMT_PROM;
 		break;
 	case 'h':
 		opts->help = true;
@@ -250,17 +290,12 @@ static int global_opt(void *ctx, int c, const char *val, const char *name)
 		opts->version = true;
 		break;
 	case 'D':
-		if (!set_path(opts->dir, val, "--dir"))
-			return MA_EXIT_USAGE;
-		opts->dir_given = true;
-		break;
 	case 'R':
-		if (!set_path(opts->root, val, "--root"))
-			return MA_EXIT_USAGE;
-		break;
 	case 'X':
-		if (!set_path(opts->proc, val, "--proc"))
+		/* long-only: @name is "--dir", "--root" or "--proc" */
+		if (!set_path(path_opt(opts, c), val, name))
 			return MA_EXIT_USAGE;
+		opts->dir_given |= c == 'D';
 		break;
 	case 'F':
 		if (!ma_parse_bytes(val, &opts->fail_over))
@@ -321,8 +356,7 @@ int ma_parse_args(int *argc, char **argv, struct ma_opts *opts)
 		if (!strcmp(argv[i], "trace") && !takes_value(argv[i - 1]))
 			return usage_err("%s has its own options: put them after it, as in 'mlock-audit trace --help'",
 					 "trace");
-	ret = ma_getopt(MA_NAME, *argc, argv, short_opts, long_opts, global_opt, &g,
-			&first);
+	ret = ma_getopt(MA_NAME, MA_OPTS_GLOBAL, *argc, argv, global_opt, &g, &first);
 	if (ret)
 		return ret;
 	/* what is left: the command and its arguments, in order */

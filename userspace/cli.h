@@ -5,7 +5,6 @@
 #ifndef MLOCK_AUDIT_CLI_H
 #define MLOCK_AUDIT_CLI_H
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 
@@ -54,16 +53,22 @@ bool ma_parse_posint(const char *s, int *out);
  */
 typedef int (*ma_opt_fn)(void *ctx, int c, const char *val, const char *name);
 
+/* The option sets of ma_getopt(). */
+enum {
+	MA_OPTS_GLOBAL = 1 << 0,	/* before the command */
+	MA_OPTS_TRACE = 1 << 1,		/* after trace */
+};
+
 /*
  * The one option parser of mlock-audit and of mlock-audit trace:
- * getopt_long() over argv with @shorts (':' first) and @longs, calling
+ * getopt_long() over argv with the options of @set (an MA_OPTS_*), calling
  * @on_opt for each option in order. An unknown option or a missing value
  * is refused on one line that names it as written, with "see CMD --help".
  * Returns 0 with *@first at the first non-option argument (getopt_long()
  * has moved every option before it), else an enum ma_exit.
  */
-int ma_getopt(const char *cmd, int argc, char **argv, const char *shorts,
-	      const struct option *longs, ma_opt_fn on_opt, void *ctx, int *first);
+int ma_getopt(const char *cmd, unsigned int set, int argc, char **argv,
+	      ma_opt_fn on_opt, void *ctx, int *first);
 
 /*
  * The command-line parser of every command but trace, which has its own

@@ -3,6 +3,7 @@
  * Output helpers: human sizes, JSON strings, Prometheus label values.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "out.h"
@@ -86,30 +87,31 @@ static void put_utf8(FILE *f, const char *s, size_t len,
 	}
 }
 
+/*
+ * The backslash escapes that JSON strings and Prometheus label values
+ * share: JSON takes all five, a label value the first three. Prints @c
+ * escaped and returns true when it is one of the first @n.
+ */
+static bool put_esc(FILE *f, unsigned char c, size_t n)
+{
+	static const char plain[] = "\\\"\n\t\r", esc[] = "\\\"ntr";
+	const char *p = memchr(plain, c, n);
+
+	if (!p)
+		return false;
+	putc('\\', f);
+	putc(esc[p - plain], f);
+	return true;
+}
+
 static void json_esc(FILE *f, unsigned char c)
 {
-	switch (c) {
-	case '"':
-		fputs("\\\"", f);
-		break;
-	case '\\':
-		fputs("\\\\", f);
-		break;
-	case '\n':
-		fputs("\\n", f);
-		break;
-	case '\t':
-		fputs("\\t", f);
-		break;
-	case '\r':
-		fputs("\\r", f);
-		break;
-	default:
-		if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			putc(c, f);
-	}
+	if (put_esc(f, c, 5))
+		return;
+	if (c < 0x20 || c == 0x7f)
+		fprintf(f, "\\u%04x", c);
+	else
+		putc(c, f);
 }
 
 void ma_json_str(FILE *f, const char *s, size_t len)
@@ -126,13 +128,7 @@ void ma_json_cstr(FILE *f, const char *s)
 
 static void prom_esc(FILE *f, unsigned char c)
 {
-	if (c == '\\')
-		fputs("\\\\", f);
-	else if (c == '"')
-		fputs("\\\"", f);
-	else if (c == '\n')
-		fputs("\\n", f);
-	else
+	if (!put_esc(f, c, 3))
 		putc(c, f);
 }
 

@@ -224,19 +224,25 @@ static void *append_or_fail(void *arr, size_t n, size_t size, char *msg)
  * Read the debugfs file @name (ma_read: "format N" checked) and hand each
  * of its lines to @line, with @ctx, until one fails: the status of the
  * read or of the failing line, else 0. A line is not kept: @line copies
- * what it keeps.
+ * what it keeps. A file with no line fails as short, saying it has
+ * @none, unless @none is NULL.
  */
 static int each_line(const struct ma_opts *o, const char *name,
 		     int (*line)(char *l, void *ctx, char *msg), void *ctx,
-		     char *msg)
+		     const char *none, char *msg)
 {
 	char *buf = NULL, *p, *l;
+	bool any = false;
 	int ret;
 
 	ret = ma_read(o, name, &buf, &p, msg);
-	while (!ret && (l = next_line(&p)))
+	while (!ret && (l = next_line(&p))) {
 		ret = line(l, ctx, msg);
+		any = true;
+	}
 	free(buf);
+	if (!ret && !any && none)
+		ret = fail(msg, "short file: %s", none);
 	return ret;
 }
 
@@ -277,7 +283,7 @@ int ma_parse_version(const struct ma_opts *o, struct ma_version *v, char *msg)
 	int ret;
 
 	memset(v, 0, sizeof(*v));
-	ret = each_line(o, "version", version_line, &c, msg);
+	ret = each_line(o, "version", version_line, &c, NULL, msg);
 	if (!ret && c.seen != 7)
 		ret = fail(msg, "%s", "short file: want module, kernel and built_for lines");
 	return ret;
@@ -315,13 +321,8 @@ static int probe_line(char *l, void *ctx, char *msg)
 
 int ma_parse_probes(const struct ma_opts *o, struct ma_probes *pr, char *msg)
 {
-	int ret;
-
 	memset(pr, 0, sizeof(*pr));
-	ret = each_line(o, "probes", probe_line, pr, msg);
-	if (!ret && !pr->n)
-		ret = fail(msg, "%s", "short file: no probe lines");
-	return ret;
+	return each_line(o, "probes", probe_line, pr, "no probe lines", msg);
 }
 
 /* Split "k=v k=v" fields into kv (values without blanks). */
@@ -376,13 +377,9 @@ static int fix_line(char *l, void *ctx, char *msg)
 
 int ma_parse_fixes(const struct ma_opts *o, struct ma_fixes *fx, char *msg)
 {
-	int ret;
-
 	memset(fx, 0, sizeof(*fx));
-	ret = each_line(o, "fixes", fix_line, fx, msg);
-	if (!ret && !fx->nlp)
-		ret = fail(msg, "%s", "short file: no 'livepatch state=...' line");
-	return ret;
+	return each_line(o, "fixes", fix_line, fx, "no 'livepatch state=...' line",
+			 msg);
 }
 
 struct summary_ctx {
@@ -418,7 +415,7 @@ int ma_parse_summary(const struct ma_opts *o, struct ma_summary *s, char *msg)
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	ret = each_line(o, "summary", summary_line, &c, msg);
+	ret = each_line(o, "summary", summary_line, &c, NULL, msg);
 	for (i = 0; !ret && i < ma_nfields; i++)
 		if (!c.seen[i])
 			ret = fail(msg, "short file: no '%s' line", ma_fields[i].key);
@@ -535,7 +532,7 @@ static int vma_line(char *l, void *ctx, char *msg)
 int ma_parse_vmas(const struct ma_opts *o, struct ma_vmas *vm, char *msg)
 {
 	memset(vm, 0, sizeof(*vm));
-	return each_line(o, "vmas", vma_line, vm, msg);
+	return each_line(o, "vmas", vma_line, vm, NULL, msg);
 }
 
 void ma_probes_free(struct ma_probes *p)

@@ -202,12 +202,16 @@ static void print_table(const struct ma_opts *o, const struct ma_report *r, FILE
 
 /* ---- JSON ---- */
 
-static void json_kv_value(FILE *f, const char *val)
+/* @sep, then "KEY": VALUE; a value that is a number stays one. */
+static void json_kv(FILE *f, const char *sep, const struct ma_kv *kv)
 {
-	if (ma_is_int(val))
-		fputs(val, f);
+	fputs(sep, f);
+	ma_json_cstr(f, kv->key);
+	fputs(": ", f);
+	if (ma_is_int(kv->val))
+		fputs(kv->val, f);
 	else
-		ma_json_cstr(f, val);
+		ma_json_cstr(f, kv->val);
 }
 
 static void print_json_cross(FILE *f, const struct ma_cross *c)
@@ -266,24 +270,16 @@ static void print_json(const struct ma_opts *o, const struct ma_report *r, FILE 
 				ma_field_out(s, &ma_fields[i]), i + 1 < ma_nfields ? "," : "");
 		fprintf(f, "  },\n");
 		fprintf(f, "  \"livepatch\": {");
-		for (i = 0; i < fx->nlp; i++) {
-			fprintf(f, "%s", i ? ", " : "");
-			ma_json_cstr(f, fx->lp[i].key);
-			fprintf(f, ": ");
-			json_kv_value(f, fx->lp[i].val);
-		}
+		for (i = 0; i < fx->nlp; i++)
+			json_kv(f, i ? ", " : "", &fx->lp[i]);
 		fprintf(f, "},\n  \"fixes\": [");
 		for (i = 0; i < fx->n; i++) {
 			fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 			ma_json_cstr(f, fx->v[i].name);
 			fprintf(f, ", \"state\": ");
 			ma_json_cstr(f, fx->v[i].state);
-			for (j = 0; j < fx->v[i].nf; j++) {
-				fprintf(f, ", ");
-				ma_json_cstr(f, fx->v[i].f[j].key);
-				fprintf(f, ": ");
-				json_kv_value(f, fx->v[i].f[j].val);
-			}
+			for (j = 0; j < fx->v[i].nf; j++)
+				json_kv(f, ", ", &fx->v[i].f[j]);
 			fprintf(f, ", \"detail\": ");
 			ma_json_cstr(f, fx->v[i].detail);
 			putc('}', f);

@@ -61,7 +61,7 @@ struct {
 
 /*
  * Room for one event, or NULL after counting it as lost. Inlined, as
- * mm_event() is: 6.1's verifier loses a ring-buffer reference that a
+ * task_event() and mm_event() are: 6.1's verifier loses a ring-buffer reference that a
  * subprogram returns after its own NULL check ("Unreleased reference").
  */
 static __always_inline struct ma_trace_event *reserve_event(void)
@@ -75,6 +75,20 @@ static __always_inline struct ma_trace_event *reserve_event(void)
 		if (n)
 			(*n)++;
 	}
+	return e;
+}
+
+/* An event of KIND for the current task, or NULL (counted as lost). */
+static __always_inline struct ma_trace_event *task_event(unsigned int kind)
+{
+	struct ma_trace_event *e = reserve_event();
+
+	if (!e)
+		return NULL;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	return e;
 }
 
@@ -196,13 +210,9 @@ static void on_rmap(u32 hook, struct folio *folio, struct vm_area_struct *vma,
 	if (bpf_map_update_elem(&seen, &key, &one, BPF_NOEXIST))
 		return;
 
-	e = reserve_event();
+	e = task_event(MA_EV_RMAP);
 	if (!e)
 		return;
-	__builtin_memset(e, 0, sizeof(*e));
-	e->kind = MA_EV_RMAP;
-	e->pid = bpf_get_current_pid_tgid() >> 32;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	e->hook = hook;
 	e->order = order;
 	e->nr = nr;
@@ -212,42 +222,6 @@ static void on_rmap(u32 hook, struct folio *folio, struct vm_area_struct *vma,
 	e->pfn = -1ULL;
 	vma_file_name(vma, e->name);
 	bpf_ringbuf_submit(e, 0);
-}
-
-/* fexit: the arguments as the function got them, after it returned. */
-SEC("fexit/folio_add_file_rmap_ptes")
-int BPF_PROG(fx_rmap_ptes, struct folio *folio, struct page *page, int nr,
-	     struct vm_area_struct *vma)
-{
-	on_rmap(MA_HOOK_RMAP_PTES, folio, vma, nr);
-	return 0;
-}
-
-SEC("fexit/folio_add_file_rmap_pmd")
-int BPF_PROG(fx_rmap_pmd, struct folio *folio, struct page *page,
-	     struct vm_area_struct *vma)
-{
-	on_rmap(MA_HOOK_RMAP_PMD, folio, vma, 512);
-	return 0;
-}
-
-SEC("fexit/folio_add_file_rmap_range")
-int BPF_PROG(fx_rmap_range, struct folio *folio, struct page *page,
-	     unsigned int nr, struct vm_area_struct *vma)
-{
-	on_rmap(MA_HOOK_RMAP_RANGE, folio, vma, nr);
-	return 0;
-}
-
-SEC("fexit/page_add_file_rmap")
-int BPF_PROG(fx_page_rmap, struct page *page, struct vm_area_struct *vma,
-	     bool compound)
-{
-	struct folio *folio = page_folio_of(page);
-
-	on_rmap(MA_HOOK_PAGE_RMAP, folio, vma,
-		compound ? 1U << folio_order(folio, folio_flags(folio)) : 1);
-	return 0;
 }
 
 /*
@@ -262,32 +236,57 @@ static void stash(struct pt_regs *ctx, u64 folio, u64 vma, u32 nr)
 	bpf_map_update_elem(&inflight, &id, &call, BPF_ANY);
 }
 
-SEC("kprobe")
-int BPF_KPROBE(kp_folio_nr_vma, struct folio *folio, struct page *page,
-	       unsigned int nr, struct vm_area_struct *vma)
+/* page_add_file_rmap()'s pages: the whole folio when compound, else one. */
+static __always_inline u32 page_nr(struct folio *folio, bool compound)
 {
-	stash(ctx, (u64)folio, (u64)vma, nr);
-	return 0;
+	return compound ? 1U << folio_order(folio, folio_flags(folio)) : 1;
 }
 
-SEC("kprobe")
-int BPF_KPROBE(kp_folio_vma, struct folio *folio, struct page *page,
-	       struct vm_area_struct *vma)
-{
-	stash(ctx, (u64)folio, (u64)vma, 512);
-	return 0;
+/*
+ * The rmap-add functions' programs: the fexit one of each function, which
+ * reads the arguments as the function got them after it returned, and the
+ * kprobe entry one of each argument layout. The function's parameters
+ * (ARGS, vma among them) give FOLIO_OF, the folio, and NR_OF, its pages
+ * mapped (NR_OF may name the folio f).
+ */
+#define RMAP_FEXIT(prog, fn, hook, folio_of, nr_of, args...)		\
+SEC("fexit/" #fn)							\
+int BPF_PROG(prog, args)						\
+{									\
+	struct folio *f = folio_of;					\
+									\
+	on_rmap(hook, f, vma, nr_of);					\
+	return 0;							\
 }
 
-SEC("kprobe")
-int BPF_KPROBE(kp_page_vma, struct page *page, struct vm_area_struct *vma,
-	       bool compound)
-{
-	struct folio *folio = page_folio_of(page);
-
-	stash(ctx, (u64)folio, (u64)vma,
-	      compound ? 1U << folio_order(folio, folio_flags(folio)) : 1);
-	return 0;
+#define RMAP_KPROBE(prog, folio_of, nr_of, args...)			\
+SEC("kprobe")								\
+int BPF_KPROBE(prog, args)						\
+{									\
+	struct folio *f = folio_of;					\
+									\
+	stash(ctx, (u64)f, (u64)vma, nr_of);				\
+	return 0;							\
 }
+
+/* The argument layouts. */
+#define FOLIO_NR_VMA(nr_type) \
+	struct folio *folio, struct page *page, nr_type nr, struct vm_area_struct *vma
+#define FOLIO_VMA	struct folio *folio, struct page *page, struct vm_area_struct *vma
+#define PAGE_VMA	struct page *page, struct vm_area_struct *vma, bool compound
+
+RMAP_FEXIT(fx_rmap_ptes, folio_add_file_rmap_ptes, MA_HOOK_RMAP_PTES, folio, nr,
+	   FOLIO_NR_VMA(int))
+RMAP_FEXIT(fx_rmap_pmd, folio_add_file_rmap_pmd, MA_HOOK_RMAP_PMD, folio, 512,
+	   FOLIO_VMA)
+RMAP_FEXIT(fx_rmap_range, folio_add_file_rmap_range, MA_HOOK_RMAP_RANGE, folio, nr,
+	   FOLIO_NR_VMA(unsigned int))
+RMAP_FEXIT(fx_page_rmap, page_add_file_rmap, MA_HOOK_PAGE_RMAP, page_folio_of(page),
+	   page_nr(f, compound), PAGE_VMA)
+
+RMAP_KPROBE(kp_folio_nr_vma, folio, nr, FOLIO_NR_VMA(unsigned int))
+RMAP_KPROBE(kp_folio_vma, folio, 512, FOLIO_VMA)
+RMAP_KPROBE(kp_page_vma, page_folio_of(page), page_nr(f, compound), PAGE_VMA)
 
 SEC("kretprobe")
 int BPF_KRETPROBE(krp_rmap)
@@ -321,13 +320,9 @@ static void on_fault(struct vm_fault *vmf, unsigned int ret)
 	if (!(ret & MA_VM_FAULT_SIGBUS))
 		return;
 	c->sigbus++;
-	e = reserve_event();
+	e = task_event(MA_EV_FAULT_SIGBUS);
 	if (!e)
 		return;
-	__builtin_memset(e, 0, sizeof(*e));
-	e->kind = MA_EV_FAULT_SIGBUS;
-	e->pid = bpf_get_current_pid_tgid() >> 32;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	e->vm_start = BPF_CORE_READ(vma, vm_start);
 	e->vm_end = BPF_CORE_READ(vma, vm_end);
 	e->pfn = -1ULL;
@@ -400,69 +395,55 @@ static __always_inline struct ma_trace_event *mm_event(unsigned int kind,
 	return e;
 }
 
-/* 7.3 dropped the writable field; nothing here reads it. */
-SEC("tracepoint/huge_memory/mm_khugepaged_scan_pmd")
-int tp_scan_pmd(struct trace_event_raw_mm_khugepaged_scan_pmd *ctx)
+/* A tracepoint's string field: __data_loc has its offset in the low 16 bits. */
+static __always_inline void tp_str(char *buf, void *ctx, u32 loc)
 {
-	struct ma_trace_event *e = mm_event(MA_EV_SCAN_PMD, ctx->mm);
+	bpf_probe_read_kernel_str(buf, MA_EV_NAME_LEN, ctx + (loc & 0xffff));
+}
 
-	if (!e)
-		return 0;
+/*
+ * The program PROG of tracepoint huge_memory/TP: an event of KIND for the
+ * mm's owner, which the statements FILL complete from the record ctx
+ * before it is sent.
+ */
+#define KHUGEPAGED_TP(prog, tp, kind, fill...)				\
+SEC("tracepoint/huge_memory/" #tp)					\
+int prog(struct trace_event_raw_##tp *ctx)				\
+{									\
+	struct ma_trace_event *e = mm_event(kind, ctx->mm);		\
+									\
+	if (!e)								\
+		return 0;						\
+	fill								\
+	bpf_ringbuf_submit(e, 0);					\
+	return 0;							\
+}
+
+/* 7.3 dropped the writable field; nothing here reads it. */
+KHUGEPAGED_TP(tp_scan_pmd, mm_khugepaged_scan_pmd, MA_EV_SCAN_PMD,
 	e->pfn = ctx->pfn;
 	e->status = ctx->status;
 	e->referenced = ctx->referenced;
 	e->none_or_zero = ctx->none_or_zero;
 	e->unmapped = ctx->unmapped;
-	bpf_ringbuf_submit(e, 0);
-	return 0;
-}
+)
 
-SEC("tracepoint/huge_memory/mm_khugepaged_scan_file")
-int tp_scan_file(struct trace_event_raw_mm_khugepaged_scan_file *ctx)
-{
-	struct ma_trace_event *e = mm_event(MA_EV_SCAN_FILE, ctx->mm);
-	u32 loc;
-
-	if (!e)
-		return 0;
+KHUGEPAGED_TP(tp_scan_file, mm_khugepaged_scan_file, MA_EV_SCAN_FILE,
 	e->pfn = ctx->pfn;
 	e->status = ctx->result;
 	e->present = ctx->present;
 	e->swap = ctx->swap;
-	loc = ctx->__data_loc_filename;
-	bpf_probe_read_kernel_str(e->name, sizeof(e->name),
-				  (void *)ctx + (loc & 0xffff));
-	bpf_ringbuf_submit(e, 0);
-	return 0;
-}
+	tp_str(e->name, ctx, ctx->__data_loc_filename);
+)
 
-SEC("tracepoint/huge_memory/mm_collapse_huge_page")
-int tp_collapse(struct trace_event_raw_mm_collapse_huge_page *ctx)
-{
-	struct ma_trace_event *e = mm_event(MA_EV_COLLAPSE, ctx->mm);
-
-	if (!e)
-		return 0;
+KHUGEPAGED_TP(tp_collapse, mm_collapse_huge_page, MA_EV_COLLAPSE,
 	e->status = ctx->status;
 	e->isolated = ctx->isolated;
-	bpf_ringbuf_submit(e, 0);
-	return 0;
-}
+)
 
-SEC("tracepoint/huge_memory/mm_khugepaged_collapse_file")
-int tp_collapse_file(struct trace_event_raw_mm_khugepaged_collapse_file *ctx)
-{
-	struct ma_trace_event *e = mm_event(MA_EV_COLLAPSE_FILE, ctx->mm);
-	u32 loc;
-
-	if (!e)
-		return 0;
+KHUGEPAGED_TP(tp_collapse_file, mm_khugepaged_collapse_file, MA_EV_COLLAPSE_FILE,
 	e->pfn = ctx->hpfn;
 	e->status = ctx->result;
 	e->file_nr = ctx->nr;
-	loc = ctx->__data_loc_filename;
-	bpf_probe_read_kernel_str(e->name, sizeof(e->name),
-				  (void *)ctx + (loc & 0xffff));
-	bpf_ringbuf_submit(e, 0);
-	return 0;
-}
+	tp_str(e->name, ctx, ctx->__data_loc_filename);
+)

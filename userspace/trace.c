@@ -14,7 +14,6 @@
  *               mm_collapse_huge_page, mm_khugepaged_collapse_file
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <signal.h>
@@ -279,19 +278,10 @@ static int trace_opt(void *ctx, int c, const char *val, const char *name)
 
 static int parse_args(int argc, char **argv)
 {
-	static const struct option longs[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "kprobes", no_argument, NULL, 'K' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int ret, first;
 
-	ret = ma_getopt("mlock-audit trace", argc, argv, ":havd:p:", longs, trace_opt,
-			NULL, &first);
+	ret = ma_getopt("mlock-audit trace", MA_OPTS_TRACE, argc, argv, trace_opt, NULL,
+			&first);
 	if (ret)
 		return ret;
 	if (first < argc) {
