@@ -9,33 +9,13 @@
  * each PMD range of each VMA: one hit is one range scanned.
  *
  * MADV_COLLAPSE calls the same scanner from the madvising task; only calls
- * from a kernel thread (khugepaged) are counted.
+ * from a kernel thread (khugepaged) are counted. Its functions, by kernel:
+ * src/hook-sites.
  */
 #include <linux/sched.h>
 
 #include "hook.h"
-
-/*
- * 7.3 (Nico Pache's mTHP collapse rework): collapse_scan_pmd() is inlined
- * into collapse_single_pmd(), which the mm-slot scanner calls per range.
- */
-static const char *const scan_single_pmd[] = {
-	"collapse_single_pmd", NULL
-};
-
-/* 6.1 and 6.12: renamed from khugepaged_scan_* by the v6.1 MADV_COLLAPSE series */
-static const char *const scan_hpage_collapse[] = {
-	"hpage_collapse_scan_pmd", "hpage_collapse_scan_file", NULL
-};
-
-/* Before 6.1 */
-static const char *const scan_khugepaged[] = {
-	"khugepaged_scan_pmd", "khugepaged_scan_file", NULL
-};
-
-static const char *const *const scan_variants[] = {
-	scan_single_pmd, scan_hpage_collapse, scan_khugepaged, NULL
-};
+#include "hook_sets.h"
 
 static bool notrace khugepaged_context(void)
 {
@@ -44,6 +24,6 @@ static bool notrace khugepaged_context(void)
 
 struct ma_hook ma_khugepaged_hook = {
 	.name = "khugepaged_scan",
-	.variants = scan_variants,
+	.variants = MA_HOOK_VARIANTS_khugepaged_scan,
 	.count_if = khugepaged_context,
 };

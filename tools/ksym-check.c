@@ -34,12 +34,12 @@
  * being built for.
  *
  * With --sites, it looks up instead the kernel functions the audit's hooks
- * may probe (LIST: src/hook-sites, a name a line, "#" comments), each also
- * with the clone suffixes src/hook.c tries, and writes "SYMBOL 1" for each
- * one the map names exactly once and --symvers does not export (an export
- * needs no livepatch relocation): the audit's src/hook_sites.c takes their
- * addresses through livepatch relocations, and klp-relocs --sympos gives
- * them position 1. A name the map lacks, or has twice, is left out, and
+ * may probe (LIST: src/hook-sites, a name first on each line, "#"
+ * comments), each also with the clone suffixes src/hook.c tries, and
+ * writes "SYMBOL 1" for each one the map names exactly once and --symvers
+ * does not export (an export needs no livepatch relocation): the audit's
+ * src/hook_sites.c takes their addresses through livepatch relocations,
+ * and klp-relocs --sympos gives them position 1. A name the map lacks, or has twice, is left out, and
  * the hook finds it by name at load, as without a map.
  *
  * It needs only the C library's <elf.h>, like tools/klp-relocs.c.
@@ -144,11 +144,15 @@ static int sites(const char *map, const char *list_path, const char *symvers_pat
 		die("%s: %s", out_path, strerror(errno));
 	for (line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char sym[256];
+		size_t n;
 
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
-		if (strspn(line, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(line))
-			die("%s: '%s' is not a function name", list_path, line);
+		/* the function is the first field; the hook and set follow */
+		n = strspn(line, "abcdefghijklmnopqrstuvwxyz0123456789_");
+		if (!n || (line[n] != '\0' && line[n] != ' ' && line[n] != '\t'))
+			die("%s: '%s' does not begin with a function name", list_path, line);
+		line[n] = '\0';
 		for (i = 0; i < sizeof(clone_suffixes) / sizeof(clone_suffixes[0]); i++) {
 			if ((size_t)snprintf(sym, sizeof(sym), "%s%s", line, clone_suffixes[i]) >=
 			    sizeof(sym))

@@ -16,14 +16,19 @@ enum ma_ev_kind {
 	MA_EV_FAULT_SIGBUS,	/* finish_fault() returned VM_FAULT_SIGBUS */
 };
 
-/* Which rmap-add function reported a MA_EV_RMAP (index into trace.c's table). */
+/*
+ * Which rmap-add function reported a MA_EV_RMAP (index into trace.c's
+ * table): MA_HOOK_<function>, one for each function of the module's
+ * rmap_add hook, in the order of src/hook-sites (hook_sets.h, generated).
+ */
+#include "hook_sets.h"
+
+#define MA_HOOK_ENUM(fn)	MA_HOOK_##fn,
 enum ma_ev_hook {
-	MA_HOOK_RMAP_PTES,	/* folio_add_file_rmap_ptes(folio, page, nr, vma), 6.8+ */
-	MA_HOOK_RMAP_PMD,	/* folio_add_file_rmap_pmd(folio, page, vma), 6.8+ */
-	MA_HOOK_RMAP_RANGE,	/* folio_add_file_rmap_range(folio, page, nr, vma, pmd), 6.4-6.7 */
-	MA_HOOK_PAGE_RMAP,	/* page_add_file_rmap(page, vma, compound), up to 6.3 */
+	MA_HOOK_FUNCS_rmap_add(MA_HOOK_ENUM)
 	MA_HOOK_NR,		/* the rmap hooks (the counts map's size) */
 };
+#undef MA_HOOK_ENUM
 
 #define MA_EV_NAME_LEN 48
 

@@ -249,13 +249,13 @@ static __always_inline u32 page_nr(struct folio *folio, bool compound)
  * (ARGS, vma among them) give FOLIO_OF, the folio, and NR_OF, its pages
  * mapped (NR_OF may name the folio f).
  */
-#define RMAP_FEXIT(prog, fn, hook, folio_of, nr_of, args...)		\
+#define RMAP_FEXIT(prog, fn, folio_of, nr_of, args...)			\
 SEC("fexit/" #fn)							\
 int BPF_PROG(prog, args)						\
 {									\
 	struct folio *f = folio_of;					\
 									\
-	on_rmap(hook, f, vma, nr_of);					\
+	on_rmap(MA_HOOK_##fn, f, vma, nr_of);				\
 	return 0;							\
 }
 
@@ -275,13 +275,11 @@ int BPF_KPROBE(prog, args)						\
 #define FOLIO_VMA	struct folio *folio, struct page *page, struct vm_area_struct *vma
 #define PAGE_VMA	struct page *page, struct vm_area_struct *vma, bool compound
 
-RMAP_FEXIT(fx_rmap_ptes, folio_add_file_rmap_ptes, MA_HOOK_RMAP_PTES, folio, nr,
-	   FOLIO_NR_VMA(int))
-RMAP_FEXIT(fx_rmap_pmd, folio_add_file_rmap_pmd, MA_HOOK_RMAP_PMD, folio, 512,
-	   FOLIO_VMA)
-RMAP_FEXIT(fx_rmap_range, folio_add_file_rmap_range, MA_HOOK_RMAP_RANGE, folio, nr,
+RMAP_FEXIT(fx_rmap_ptes, folio_add_file_rmap_ptes, folio, nr, FOLIO_NR_VMA(int))
+RMAP_FEXIT(fx_rmap_pmd, folio_add_file_rmap_pmd, folio, 512, FOLIO_VMA)
+RMAP_FEXIT(fx_rmap_range, folio_add_file_rmap_range, folio, nr,
 	   FOLIO_NR_VMA(unsigned int))
-RMAP_FEXIT(fx_page_rmap, page_add_file_rmap, MA_HOOK_PAGE_RMAP, page_folio_of(page),
+RMAP_FEXIT(fx_page_rmap, page_add_file_rmap, page_folio_of(page),
 	   page_nr(f, compound), PAGE_VMA)
 
 RMAP_KPROBE(kp_folio_nr_vma, folio, nr, FOLIO_NR_VMA(unsigned int))

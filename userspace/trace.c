@@ -73,15 +73,21 @@ PROG(krp_finish_fault)
  */
 enum { FN_FINISH_FAULT = MA_HOOK_NR, N_FN };
 
+/*
+ * The programs of each rmap-add function (trace.bpf.c): its fexit one and
+ * the kprobe one of its argument layout. A function that src/hook-sites
+ * adds to the module's rmap_add hook has none here until trace.bpf.c has
+ * them: the build stops at its RMAP_PROGS_ name.
+ */
+#define RMAP_PROGS_folio_add_file_rmap_ptes	prog_fx_rmap_ptes, prog_kp_folio_nr_vma
+#define RMAP_PROGS_folio_add_file_rmap_pmd	prog_fx_rmap_pmd, prog_kp_folio_vma
+#define RMAP_PROGS_folio_add_file_rmap_range	prog_fx_rmap_range, prog_kp_folio_nr_vma
+#define RMAP_PROGS_page_add_file_rmap		prog_fx_page_rmap, prog_kp_page_vma
+#define RMAP_HOOK(fn) \
+	[MA_HOOK_##fn] = { #fn, G_RMAP, RMAP_PROGS_##fn, prog_krp_rmap, NULL, 0 },
+
 static struct fn_hook fn_hooks[N_FN] = {
-	[MA_HOOK_RMAP_PTES] = { "folio_add_file_rmap_ptes", G_RMAP, prog_fx_rmap_ptes,
-				prog_kp_folio_nr_vma, prog_krp_rmap, NULL, 0 },
-	[MA_HOOK_RMAP_PMD] = { "folio_add_file_rmap_pmd", G_RMAP, prog_fx_rmap_pmd,
-			       prog_kp_folio_vma, prog_krp_rmap, NULL, 0 },
-	[MA_HOOK_RMAP_RANGE] = { "folio_add_file_rmap_range", G_RMAP, prog_fx_rmap_range,
-				 prog_kp_folio_nr_vma, prog_krp_rmap, NULL, 0 },
-	[MA_HOOK_PAGE_RMAP] = { "page_add_file_rmap", G_RMAP, prog_fx_page_rmap,
-				prog_kp_page_vma, prog_krp_rmap, NULL, 0 },
+	MA_HOOK_FUNCS_rmap_add(RMAP_HOOK)
 	[FN_FINISH_FAULT] = { "finish_fault", G_FAULT, prog_fx_finish_fault,
 			      prog_kp_finish_fault, prog_krp_finish_fault, NULL, 0 },
 };
