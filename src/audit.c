@@ -76,7 +76,6 @@
 #include <linux/vmstat.h>
 
 #include "audit.h"
-#include "fixes.h"
 #include "summary.h"
 #include "symbols.h"
 
