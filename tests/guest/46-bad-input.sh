@@ -87,12 +87,7 @@ loaded && fixes_loaded || fail "a module went away"
 
 # the livepatch's own knob (the kernel's), as a user would mistype it:
 # refused, the patch still enabled
-n=0
-until [ "$(cat $LP/transition 2>/dev/null)" = 0 ]; do
-	[ $n -ge 600 ] && fail "transition still running after 60 s"
-	sleep 0.1
-	n=$((n + 1))
-done
+wait_for 60 file_is $LP/transition 0 || fail "transition still running after 60 s"
 for bad in 2 -1 abc "" "$long"; do
 	(echo "$bad" >$LP/enabled) 2>/dev/null && fail "enabled='$(echo "$bad" | cut -c1-10)' was accepted"
 	[ "$(cat $LP/enabled)" = 1 ] || fail "enabled='$(echo "$bad" | cut -c1-10)' changed the patch"

@@ -98,10 +98,6 @@ if [ -n "$p" ] && grep -q ma_khugepaged /proc/$p/stack; then
 fi
 rm_modules || fail "rmmod of the modules after the replacement failed"
 unhold
-drain
-ml2=$(meminfo_kb Mlocked) ue2=$(meminfo_kb Unevictable)
-info "after the mapping is gone: Mlocked $ml0 -> $ml2 kB, Unevictable $ue0 -> $ue2 kB"
-[ "$ml2" -le $((ml0 + 64)) ] || fail "Mlocked stranded: $ml0 -> $ml2 kB"
-[ "$ue2" -le $((ue0 + 64)) ] || fail "Unevictable stranded: $ue0 -> $ue2 kB"
+back_at_base "after the mapping is gone"
 unreplace
 exit 0

@@ -25,10 +25,7 @@
 # more pages than vmstat unevictable_pgs_stranded grew by, and gone at
 # umount.
 . ./lib.sh
-unload
-SECONDS_=${STRESS_SECONDS:-90}
-knob /proc/sys/vm/compact_unevictable_allowed 0
-knob /proc/sys/kernel/hung_task_timeout_secs 20
+stress_setup
 # khugepaged asleep: on 7.3, under this load, the stock khugepaged waits
 # over 20 s for a worker's mmap_lock in collapse_huge_page() (no module
 # code on its stack) and trips the detector. A long scan period alone
@@ -37,25 +34,12 @@ knob /proc/sys/kernel/hung_task_timeout_secs 20
 khugepaged_asleep
 stress_fs
 dmesg -c >/dev/null
-drain
-M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
-S0=$(vmstat_n unevictable_pgs_stranded) && [ -n "$S0" ] || fail "no unevictable_pgs_stranded in /proc/vmstat"
+stress_base_line
 info "base line: Mlocked $M0 kB, Unevictable $U0 kB; $SECONDS_ s"
 
-pids=""
-cleanup() {
-	kill $pids 2>/dev/null
-	wait 2>/dev/null
-	kh_holder_end
-	knobs_restore
-}
-trap cleanup EXIT
+trap stress_stop EXIT
 
-ma-stress 8 "$SECONDS_" /mnt/xfs/reference /mnt/huge /mnt/xfs >/tmp/stress.out 2>&1 &
-spid=$!
-pids="$pids $spid"
-stress_pressure "$SECONDS_"
-pids="$pids $!"
+stress_start
 # readers: every debugfs file, whether the module is loaded or not
 (
 	end=$(($(date +%s) + SECONDS_))
@@ -119,7 +103,7 @@ while [ "$(date +%s)" -lt $end ] || [ $cycles -lt 50 ]; do
 	cycles=$((cycles + 1))
 done
 info "$cycles load/unload cycles, $lp_cycles of them with the livepatch enabled and disabled; rmmod refused $busy times while a reader had a file open"
-wait $spid || fail "ma-stress failed: $(tr '\n' ' ' </tmp/stress.out)"
+wait $STRESS_PID || fail "ma-stress failed: $(tr '\n' ' ' </tmp/stress.out)"
 wait $rpid
 pids=""
 wait
@@ -143,6 +127,6 @@ fi
 # below the base line is an undercount, no race of the kernel's
 [ $((M0 - M2)) -le 64 ] && [ $((U0 - U2)) -le 64 ] ||
 	fail "Mlocked $M0 -> $M2 kB, Unevictable $U0 -> $U2 kB: below the base line after the workloads exited"
-S1=$(vmstat_n unevictable_pgs_stranded) && [ -n "$S1" ] || fail "no unevictable_pgs_stranded in /proc/vmstat"
+stranded_pgs S1
 stress_residue $((S1 - S0)) 16 64
 exit 0

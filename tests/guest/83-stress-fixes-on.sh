@@ -21,42 +21,28 @@
 # larger than what the race stranded meanwhile (vmstat
 # unevictable_pgs_stranded), and gone with that page cache (stress_residue).
 . ./lib.sh
-unload
-SECONDS_=${STRESS_SECONDS:-90}
-knob /proc/sys/vm/compact_unevictable_allowed 0
-knob /proc/sys/kernel/hung_task_timeout_secs 20
+stress_setup
 # khugepaged asleep (after the load below): under this load khugepaged
 # waits over 20 s for a worker's mmap_lock in the stock
 # collapse_huge_page() and trips the detector (stock 7.3 without the
 # module; 6.1 with the scanresume fix's thread, woken by the first worker
 # that registered, as a long scan period alone allows).
 stress_fs
-pids=""
 cleanup() {
-	kill $pids 2>/dev/null
-	wait 2>/dev/null
-	kh_holder_end
-	knobs_restore
+	stress_stop
 	unload
 	umount /mnt/huge /mnt/xfs 2>/dev/null
 }
 trap cleanup EXIT
-drain
-M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
-S0=$(vmstat_n unevictable_pgs_stranded) && [ -n "$S0" ] || fail "no unevictable_pgs_stranded in /proc/vmstat"
+stress_base_line
 load
 khugepaged_asleep
 active=$(sed -n 's/^fix=\([a-z]*\) state=active.*/\1/p' $DBG/fixes | tr '\n' ' ')
 info "base line: Mlocked $M0 kB, Unevictable $U0 kB; active fixes: $active; $SECONDS_ s"
 
-ma-stress 8 "$SECONDS_" /mnt/xfs/reference /mnt/huge /mnt/xfs >/tmp/stress.out 2>&1 &
-spid=$!
-pids="$pids $spid"
-stress_pressure "$SECONDS_"
-hpid=$!
-pids="$pids $hpid"
-wait $spid || fail "ma-stress failed: $(tr '\n' ' ' </tmp/stress.out)"
-wait $hpid
+stress_start
+wait $STRESS_PID || fail "ma-stress failed: $(tr '\n' ' ' </tmp/stress.out)"
+wait $PRESSURE_PID
 pids=""
 info "$(cat /tmp/stress.out)"
 [ "$(sha256sum </mnt/xfs/reference)" = "$STRESS_SUM" ] || fail "the reference file changed"
@@ -82,6 +68,6 @@ esac
 # The kernel's own race (the mlock fix upstream, mlock_folio() not
 # replaced): what is still mlocked once every process is gone can only be
 # page cache of the files, stranded by that race; it must go at umount.
-S1=$(vmstat_n unevictable_pgs_stranded) && [ -n "$S1" ] || fail "no unevictable_pgs_stranded in /proc/vmstat"
+stranded_pgs S1
 stress_residue $((S1 - S0)) 16 64
 exit 0

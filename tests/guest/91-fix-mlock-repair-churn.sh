@@ -49,19 +49,12 @@ for f in long shared; do
 done
 sync
 echo 3 >/proc/sys/vm/drop_caches
-drain
-M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
-# the race's count from before the first worker starts: its first mlocks
-# and munlocks come at once
-S0=$(vmstat_n unevictable_pgs_stranded) && [ -n "$S0" ] || fail "no unevictable_pgs_stranded in /proc/vmstat"
+# the race's count (S0) from before the first worker starts: its first
+# mlocks and munlocks come at once
+stress_base_line
 hold --file /mnt/xfs/long --mb 16 --lock maplocked
 hold --file /mnt/xfs/long --mb 16 --lock maplocked
-ma-stress 8 "$SECONDS_" /mnt/xfs/reference /mnt/huge /mnt/xfs >/tmp/stress.out 2>&1 &
-spid=$!
-pids="$pids $spid"
-stress_pressure "$SECONDS_"
-hpid=$!
-pids="$pids $hpid"
+stress_start
 # holders: each ma-lock exits when its stdin (sleep's pipe) closes
 rm -f /tmp/holders.err /tmp/holders.out
 cpids=""
@@ -82,7 +75,7 @@ pids="$pids $cpids"
 sleep 3
 load fixes=mlock
 # until here some tasks ran the stock mlock_folio(), without the guard
-S1=$(vmstat_n unevictable_pgs_stranded) && [ -n "$S1" ] || fail "no unevictable_pgs_stranded in /proc/vmstat"
+stranded_pgs S1
 repair_over() { grep -q '^fix=mlock .*repair=\(done\|stopped\)' $DBG/fixes; }
 wait_for 60 repair_over || fail "the repair still runs 60 s after the transition: $(grep '^fix=mlock' $DBG/fixes)"
 line=$(grep '^fix=mlock' $DBG/fixes)
@@ -92,8 +85,8 @@ case $line in
 *) fail "the repair did not finish: $line" ;;
 esac
 repaired=$(echo "$line" | sed -n 's/.* repaired_pages=\([0-9]*\).*/\1/p')
-wait $spid || fail "ma-stress failed: $(tr '\n' ' ' </tmp/stress.out)"
-wait $hpid $cpids
+wait $STRESS_PID || fail "ma-stress failed: $(tr '\n' ' ' </tmp/stress.out)"
+wait $PRESSURE_PID $cpids
 pids=""
 info "$(cat /tmp/stress.out); $(tr '\n' ' ' </tmp/holders.out)"
 [ ! -s /tmp/holders.err ] || fail "$(cat /tmp/holders.err)"

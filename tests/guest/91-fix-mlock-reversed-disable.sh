@@ -50,12 +50,7 @@ while :; do
 	[ "$(fix_state mlock)" = active ] || fail "mlock is $(fix_state mlock) after reloading"
 done
 info "disable reversed at attempt $attempt"
-n=0
-while [ "$(cat $LP/transition)" = 1 ]; do
-	[ $n -ge 600 ] && fail "reversed transition not complete after 60 s"
-	sleep 0.1
-	n=$((n + 1))
-done
+wait_for 60 file_not $LP/transition 1 || fail "reversed transition not complete after 60 s"
 head -n 3 $DBG/fixes | tail -n 2 | sed 's/^/  /'
 grep -q '^livepatch state=enabled' $DBG/fixes || fail "after the reversal: $(sed -n 2p $DBG/fixes)"
 [ "$(fix_state mlock)" = active ] || fail "mlock is $(fix_state mlock) after the reversal"

@@ -34,12 +34,10 @@ report() {
 fixline() { sed -n "s/^fix=$1 state=\\([a-z]*\\).*detail=\\(.*\\)/\\1: \\2/p" $DBG/fixes; }
 
 unload
-mkdir -p /mnt/huge
-mount -t tmpfs -o huge=always,size=$((MB * 2))m tmpfs /mnt/huge || fail "huge tmpfs"
+huge_file $MB
 xfs_mount
 trap 'unhold; unload; kh_holder_end; umount /mnt/huge /mnt/xfs 2>/dev/null; knobs_restore' EXIT
 knob /proc/sys/vm/compact_unevictable_allowed 0
-dd if=/dev/zero of=/mnt/huge/f bs=1M count=$MB 2>/dev/null || fail "writing the tmpfs file"
 dd if=/dev/zero of=/mnt/xfs/f bs=1M count=$MB 2>/dev/null || fail "writing the XFS file"
 dd if=/dev/zero of=/mnt/xfs/touch bs=1M count=$MB 2>/dev/null || fail "writing the XFS file"
 sync
@@ -48,9 +46,7 @@ drain
 m0=$(meminfo_kb Mlocked)
 
 step "kernel $(uname -r): modprobe mlock_audit fixes=none (audit only)"
-load fixes=none
-khugepaged_asleep
-hold --file /mnt/huge/f --mb $MB --lock maplocked
+audit_hold /mnt/huge/f $MB
 p1=$HOLD_PID
 hold --file /mnt/xfs/f --mb $MB --lock maplocked
 p2=$HOLD_PID

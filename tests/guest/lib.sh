@@ -47,10 +47,12 @@ wait_for() {
 	done
 }
 
-# file_is FILE VALUE, file_gt FILE N: FILE holds VALUE, or a number above
-# N; read anew at each call, for wait_for (whose arguments are expanded
-# once, when it is called)
+# file_is FILE VALUE, file_not FILE VALUE, file_gt FILE N: FILE holds
+# VALUE, does not (a missing FILE does not), or holds a number above N;
+# read anew at each call, for wait_for (whose arguments are expanded once,
+# when it is called)
 file_is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
+file_not() { ! file_is "$@"; }
 file_gt() { [ "$(cat "$1" 2>/dev/null)" -gt "$2" ] 2>/dev/null; }
 
 # knob FILE VALUE: write VALUE to a sysctl or sysfs FILE; its old value is
@@ -284,6 +286,17 @@ cold_xfs_file() {
 	ml0=$(meminfo_kb Mlocked) ue0=$(meminfo_kb Unevictable)
 }
 
+# back_at_base WHEN [NOTE]: drained, Mlocked and Unevictable (ml2, ue2)
+# are back within 64 kB of their base line (ml0, ue0); WHEN begins the
+# info line and the failures, NOTE ends the info line
+back_at_base() {
+	drain
+	ml2=$(meminfo_kb Mlocked) ue2=$(meminfo_kb Unevictable)
+	info "$1: Mlocked $ml0 -> $ml2 kB, Unevictable $ue0 -> $ue2 kB${2:+; $2}"
+	[ "$ml2" -le $((ml0 + 64)) ] || fail "$1: Mlocked stranded: $ml0 -> $ml2 kB"
+	[ "$ue2" -le $((ue0 + 64)) ] || fail "$1: Unevictable stranded: $ue0 -> $ue2 kB"
+}
+
 # fifo_run NAME CMD...: run CMD in the background with its stdin the FIFO
 # /tmp/NAME.in, which the test's fd 3 writes (closing fd 3 ends its
 # input), and its output in /tmp/NAME.out; wait for its "ready" line. Sets
@@ -299,15 +312,82 @@ fifo_run() {
 	wait_for 30 grep -qs '^ready' /tmp/$fr_name.out || fail "$1 did not start: $(cat /tmp/$fr_name.out)"
 }
 
+# huge_tmpfs MB: a tmpfs of MB MiB at /mnt/huge whose files get huge pages
+huge_tmpfs() {
+	mkdir -p /mnt/huge
+	mount -t tmpfs -o huge=always,size="$1"m tmpfs /mnt/huge || fail "huge tmpfs"
+}
+# huge_file MB: an MB MiB file /mnt/huge/f on a huge_tmpfs twice its size
+# (the demo's and node-exporter's locked file)
+huge_file() {
+	huge_tmpfs $(($1 * 2))
+	dd if=/dev/zero of=/mnt/huge/f bs=1M count="$1" 2>/dev/null || fail "writing the tmpfs file"
+}
+# audit_hold FILE MB: the audit alone loaded (fixes=none), khugepaged
+# asleep (see demo.sh: a pass may unmap part of a locked file mapping),
+# and MB MiB of FILE held MAP_LOCKED (hold)
+audit_hold() {
+	load fixes=none
+	khugepaged_asleep
+	hold --file "$1" --mb "$2" --lock maplocked
+}
+
+# stress_setup: for the stress tests (82, 83), the module unloaded, the
+# stress's length in SECONDS_ (STRESS_SECONDS, default 90 s), no compaction
+# of mlocked pages, the hung-task detector at 20 s, and no background PIDs
+# in $pids yet (stress_start, stress_stop)
+stress_setup() {
+	unload
+	SECONDS_=${STRESS_SECONDS:-90}
+	knob /proc/sys/vm/compact_unevictable_allowed 0
+	knob /proc/sys/kernel/hung_task_timeout_secs 20
+	pids=""
+}
+# stress_stop: at a stress test's exit, kill what it runs in the
+# background ($pids), wait for its children, end the khugepaged holder and
+# put the settings back
+stress_stop() {
+	kill $pids 2>/dev/null
+	wait 2>/dev/null
+	kh_holder_end
+	knobs_restore
+}
 # stress_fs: for the stress tests (82, 83), XFS on the scratch disk and a
 # 400 MiB huge tmpfs at /mnt/huge, with an 8 MiB random reference file on
 # XFS whose checksum is in $STRESS_SUM
 stress_fs() {
 	xfs_mount
-	mkdir -p /mnt/huge
-	mount -t tmpfs -o huge=always,size=400m tmpfs /mnt/huge || fail "huge tmpfs"
+	huge_tmpfs 400
 	dd if=/dev/urandom of=/mnt/xfs/reference bs=1M count=8 2>/dev/null || fail "dd of the reference file"
 	STRESS_SUM=$(sha256sum </mnt/xfs/reference)
+}
+# stranded_pgs VAR: into VAR, vmstat's unevictable_pgs_stranded: the pages
+# the kernel's stranded-munlock race has left mlocked so far
+# (stress_residue)
+stranded_pgs() {
+	sp_n=$(vmstat_n unevictable_pgs_stranded) && [ -n "$sp_n" ] ||
+		fail "no unevictable_pgs_stranded in /proc/vmstat"
+	eval "$1=\$sp_n"
+}
+# stress_base_line: drained, the base line a stress is judged against:
+# Mlocked and Unevictable in M0 and U0 (gone_figures), the stranded pages
+# in S0 (stranded_pgs)
+stress_base_line() {
+	drain
+	M0=$(meminfo_kb Mlocked) U0=$(meminfo_kb Unevictable)
+	stranded_pgs S0
+}
+# stress_start: in the background for SECONDS_, ma-stress's 8 workers over
+# stress_fs's file systems, their output in /tmp/stress.out (PID in
+# STRESS_PID), and stress_pressure (PID in PRESSURE_PID); both PIDs are
+# added to $pids, which the test's cleanup kills
+stress_start() {
+	ma-stress 8 "$SECONDS_" /mnt/xfs/reference /mnt/huge /mnt/xfs >/tmp/stress.out 2>&1 &
+	STRESS_PID=$!
+	pids="$pids $STRESS_PID"
+	stress_pressure "$SECONDS_"
+	PRESSURE_PID=$!
+	pids="$pids $PRESSURE_PID"
 }
 # stress_pressure SECONDS: in the background ($! is its PID), memory
 # pressure for SECONDS: map and touch about 40% of the memory available

@@ -24,7 +24,6 @@ mkdir -p $R/proc $R/sys $R$TF
 mount -t proc proc $R/proc || fail "mount proc in $R"
 mount -t sysfs sysfs $R/sys || fail "mount sysfs in $R"
 mount -t debugfs debugfs $R/sys/kernel/debug || fail "mount debugfs in $R"
-mkdir -p /mnt/huge
 trap 'unhold; unload; kh_holder_end; umount /mnt/huge $R/sys/kernel/debug $R/sys $R/proc 2>/dev/null; knobs_restore' EXIT
 
 # textfile PHASE: the packaged script into $TF in the reporter's root, with
@@ -47,18 +46,14 @@ meminfo() {
 }
 
 unload
-mount -t tmpfs -o huge=always,size=$((MB * 2))m tmpfs /mnt/huge || fail "huge tmpfs"
+huge_file $MB
 # no migration of mlocked pages while the mapping is held
 knob /proc/sys/vm/compact_unevictable_allowed 0
-dd if=/dev/zero of=/mnt/huge/f bs=1M count=$MB 2>/dev/null || fail "writing the tmpfs file"
 drain
 m0=$(meminfo_kb Mlocked)
 info "kernel $(uname -r) ($(uname -v))"
 
-load fixes=none
-# no khugepaged pass over the locked mapping (see demo.sh)
-khugepaged_asleep
-hold --file /mnt/huge/f --mb $MB --lock maplocked
+audit_hold /mnt/huge/f $MB
 meminfo fixes=none
 textfile fixes=none
 

@@ -43,6 +43,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -372,40 +373,32 @@ static void disarm(void)
 	atomic_signal_fence(memory_order_seq_cst);
 }
 
-/* pread until len bytes or EOF; returns the bytes read. */
-static size_t xpread(int fi, unsigned char *p, size_t len, size_t off)
+/*
+ * pwrite (wr) or pread len bytes of file fi at off, again after EINTR and
+ * short transfers; returns the bytes moved. A read stops at EOF; a write
+ * of 0 bytes fails.
+ */
+static size_t xfer(int fi, bool wr, unsigned char *p, size_t len, size_t off)
 {
+	const char *op = wr ? "pwrite" : "pread";
 	size_t done = 0;
 	ssize_t r;
 
 	while (done < len) {
-		r = pread(files[fi].fd, p + done, len - done, (off_t)(off + done));
+		if (wr)
+			r = pwrite(files[fi].fd, p + done, len - done, (off_t)(off + done));
+		else
+			r = pread(files[fi].fd, p + done, len - done, (off_t)(off + done));
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0)
-			fail("pread file %d off 0x%zx len 0x%zx: %s", fi,
-			     off + done, len - done, strerror(errno));
+		if (r < 0 || (!r && wr))
+			fail("%s file %d off 0x%zx len 0x%zx: %s", op, fi,
+			     off + done, len - done, r ? strerror(errno) : "wrote 0 bytes");
 		if (!r)
 			break;
 		done += (size_t)r;
 	}
 	return done;
-}
-
-static void xpwrite(int fi, const unsigned char *p, size_t len, size_t off)
-{
-	size_t done = 0;
-	ssize_t r;
-
-	while (done < len) {
-		r = pwrite(files[fi].fd, p + done, len - done, (off_t)(off + done));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			fail("pwrite file %d off 0x%zx len 0x%zx: %s", fi,
-			     off + done, len - done, r ? strerror(errno) : "wrote 0 bytes");
-		done += (size_t)r;
-	}
 }
 
 static void xftruncate(int fi, size_t size)
@@ -427,7 +420,7 @@ static void check_range(int fi, size_t off, size_t len, const char *what)
 {
 	size_t size = files[fi].size;
 	size_t want = off < size ? min_sz(len, size - off) : 0;
-	size_t got = xpread(fi, buf, len, off);
+	size_t got = xfer(fi, false, buf, len, off);
 
 	nbytes += got;
 	compare(fi, off, buf, min_sz(got, want), what);
@@ -459,7 +452,7 @@ static void do_write(int fi)
 	else if (off + len > f->size)
 		e->note = "extend";
 	fill(buf, len);
-	xpwrite(fi, buf, len, off);
+	xfer(fi, true, buf, len, off);
 	memcpy(f->shadow + off, buf, len);
 	if (off + len > f->size)
 		f->size = off + len;

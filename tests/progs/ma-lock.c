@@ -57,17 +57,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ma-util.h"
+
 #ifndef MLOCK_ONFAULT
 #define MLOCK_ONFAULT 0x01
 #endif
 
 #define HUGE (2UL << 20)
-
-static void die(const char *what)
-{
-	fprintf(stderr, "ma-lock: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static void usage(void)
 {
@@ -79,18 +75,6 @@ static void usage(void)
 		"               [--munmap-kb OFF:LEN] [--punch-kb OFF:LEN] [--truncate-kb KB]\n"
 		"               [--leader-exit] [--fork-first] [--split-pmd]\n");
 	exit(2);
-}
-
-static long num(const char *s)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < 0)
-		usage();
-	return v;
 }
 
 static int readonly;
@@ -162,9 +146,26 @@ int main(int argc, char **argv)
 	pid_t child = 0;
 	size_t len;
 	char *base, *p, c;
+	/* the options that take OFF:LEN (range()), and where each goes */
+	const struct range_opt {
+		const char *name;
+		long *off, *len;
+	} ranges[] = {
+		{ "--munlock-kb", &mu_off, &mu_len },
+		{ "--mprotect-kb", &mp_off, &mp_len },
+		{ "--onfault-kb", &of_off, &of_len },
+		{ "--mremap-kb", &mr_off, &mr_len },
+		{ "--munmap-kb", &mn_off, &mn_len },
+		{ "--punch-kb", &ph_off, &ph_len },
+		{ NULL, NULL, NULL },
+	}, *r;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--anon"))
+		for (r = ranges; r->name && strcmp(r->name, argv[i]); r++)
+			;
+		if (r->name && i + 1 < argc)
+			range(argv[++i], r->off, r->len);
+		else if (!strcmp(argv[i], "--anon"))
 			anon = 1;
 		else if (!strcmp(argv[i], "--shm"))
 			shm = anon = 1;
@@ -178,21 +179,7 @@ int main(int argc, char **argv)
 			lock = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--touch-pct"))
 			pct = num(argv[++i]);
-		else if (i + 1 < argc && !strcmp(argv[i], "--munlock-kb")) {
-			if (sscanf(argv[++i], "%ld:%ld", &mu_off, &mu_len) != 2 ||
-			    mu_off < 0 || mu_len <= 0 || (mu_off | mu_len) % 4)
-				usage();
-		} else if (i + 1 < argc && !strcmp(argv[i], "--mprotect-kb")) {
-			range(argv[++i], &mp_off, &mp_len);
-		} else if (i + 1 < argc && !strcmp(argv[i], "--onfault-kb")) {
-			range(argv[++i], &of_off, &of_len);
-		} else if (i + 1 < argc && !strcmp(argv[i], "--mremap-kb")) {
-			range(argv[++i], &mr_off, &mr_len);
-		} else if (i + 1 < argc && !strcmp(argv[i], "--munmap-kb")) {
-			range(argv[++i], &mn_off, &mn_len);
-		} else if (i + 1 < argc && !strcmp(argv[i], "--punch-kb")) {
-			range(argv[++i], &ph_off, &ph_len);
-		} else if (i + 1 < argc && !strcmp(argv[i], "--truncate-kb")) {
+		else if (i + 1 < argc && !strcmp(argv[i], "--truncate-kb")) {
 			trunc_kb = num(argv[++i]);
 			if (trunc_kb % 4)
 				usage();

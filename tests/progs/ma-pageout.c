@@ -26,6 +26,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "ma-util.h"
+
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
 #endif
@@ -33,10 +35,10 @@
 #define MLOCK_ONFAULT 1
 #endif
 
-static void die(const char *what)
+static void usage(void)
 {
-	fprintf(stderr, "ma-pageout: %s: %s\n", what, strerror(errno));
-	exit(1);
+	fprintf(stderr, "usage: ma-pageout FILE MB locked-first|plain-first\n");
+	exit(2);
 }
 
 /* kB of [p, p + len) that page tables map, from /proc/self/pagemap */
@@ -64,20 +66,15 @@ static long mapped_kb(const char *p, size_t len)
 int main(int argc, char **argv)
 {
 	volatile const char *q;
-	long mb, before;
-	size_t len, i;
 	char *locked, *plain;
 	int fd, reads = 0;
+	size_t len, i;
+	long before;
 
-	if (argc != 4 || (mb = atol(argv[2])) <= 0 ||
-	    (strcmp(argv[3], "locked-first") && strcmp(argv[3], "plain-first"))) {
-		fprintf(stderr, "usage: ma-pageout FILE MB locked-first|plain-first\n");
-		return 2;
-	}
-	len = (size_t)mb << 20;
-	fd = open(argv[1], O_RDONLY);
-	if (fd < 0)
-		die(argv[1]);
+	if (argc != 4 || (strcmp(argv[3], "locked-first") && strcmp(argv[3], "plain-first")))
+		usage();
+	len = mb_bytes(argv[2]);
+	fd = xopen(argv[1], O_RDONLY);
 	if (!strcmp(argv[3], "plain-first")) {
 		plain = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 		locked = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);

@@ -43,14 +43,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ma-util.h"
+
 #define HUGE (2UL << 20)
 #define PAGE 4096UL
-
-static void die(const char *what)
-{
-	fprintf(stderr, "ma-scale: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static void usage(void)
 {
@@ -60,18 +56,6 @@ static void usage(void)
 		"                      [--lock-anon-mb L] [--lock-shmem PATH --lock-shmem-mb L]\n"
 		"       ma-scale read [--repeat R] FILE...\n");
 	exit(2);
-}
-
-static long num(const char *s)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < 0)
-		usage();
-	return v;
 }
 
 static uint64_t now_ns(void)
@@ -184,6 +168,22 @@ static int open_sized(const char *path, size_t size)
 	return fd;
 }
 
+/* An option NAME and where its value goes: a number to *num, or *path. */
+struct opt {
+	const char *name;
+	long *num;
+	const char **path;
+};
+
+/* The option of OPTS (ended by a NULL name) called NAME, or NULL. */
+static const struct opt *opt(const struct opt *opts, const char *name)
+{
+	for (; opts->name; opts++)
+		if (!strcmp(opts->name, name))
+			return opts;
+	return NULL;
+}
+
 static volatile sig_atomic_t lock_asked, unlock_asked;
 
 static void on_usr(int sig)
@@ -202,6 +202,19 @@ int main(int argc, char **argv)
 	sigset_t usr, none;
 	pid_t *pids;
 	char c;
+	/* every option of "procs" takes a value: a number or a path */
+	const struct opt opts[] = {
+		{ "--procs", &nprocs, NULL },
+		{ "--anon-mb", &anon_mb, NULL },
+		{ "--file", NULL, &file },
+		{ "--file-mb", &file_mb, NULL },
+		{ "--shmem", NULL, &shmem },
+		{ "--shmem-mb", &shmem_mb, NULL },
+		{ "--lock-anon-mb", &lanon_mb, NULL },
+		{ "--lock-shmem", NULL, &lshmem },
+		{ "--lock-shmem-mb", &lshmem_mb, NULL },
+		{ NULL, NULL, NULL },
+	};
 
 	if (argc >= 4 && !strcmp(argv[1], "read") && !strcmp(argv[2], "--repeat")) {
 		if (num(argv[3]) < 1)
@@ -212,29 +225,15 @@ int main(int argc, char **argv)
 		return read_files(1, argc - 2, argv + 2);
 	if (argc < 2 || strcmp(argv[1], "procs"))
 		usage();
-	for (i = 2; i < argc; i++) {
-		if (i + 1 >= argc)
+	for (i = 2; i < argc; i += 2) {
+		const struct opt *o = opt(opts, argv[i]);
+
+		if (i + 1 >= argc || !o)
 			usage();
-		if (!strcmp(argv[i], "--procs"))
-			nprocs = num(argv[++i]);
-		else if (!strcmp(argv[i], "--anon-mb"))
-			anon_mb = num(argv[++i]);
-		else if (!strcmp(argv[i], "--file"))
-			file = argv[++i];
-		else if (!strcmp(argv[i], "--file-mb"))
-			file_mb = num(argv[++i]);
-		else if (!strcmp(argv[i], "--shmem"))
-			shmem = argv[++i];
-		else if (!strcmp(argv[i], "--shmem-mb"))
-			shmem_mb = num(argv[++i]);
-		else if (!strcmp(argv[i], "--lock-anon-mb"))
-			lanon_mb = num(argv[++i]);
-		else if (!strcmp(argv[i], "--lock-shmem"))
-			lshmem = argv[++i];
-		else if (!strcmp(argv[i], "--lock-shmem-mb"))
-			lshmem_mb = num(argv[++i]);
+		if (o->num)
+			*o->num = num(argv[i + 1]);
 		else
-			usage();
+			*o->path = argv[i + 1];
 	}
 	if (nprocs < 2 || !file != !file_mb || !shmem != !shmem_mb || !lshmem != !lshmem_mb)
 		usage();

@@ -25,16 +25,18 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "ma-util.h"
+
 #define HUGE (2UL << 20)
 
 static char *addr;
 static size_t len;
 static pid_t holder_tid;
 
-static void die(const char *what)
+static void usage(void)
 {
-	fprintf(stderr, "ma-window: %s: %s\n", what, strerror(errno));
-	exit(1);
+	fprintf(stderr, "usage: ma-window PATH MB\n");
+	exit(2);
 }
 
 /* Wait in ma_hold; it unmaps [addr, addr + len) before letting us go. */
@@ -59,19 +61,14 @@ static void *hold(void *arg)
 
 int main(int argc, char **argv)
 {
-	char line[32], *res, *p;
+	char line[32], *res;
 	pthread_t t;
-	long mb;
 	int fd;
 
-	if (argc != 3 || (mb = strtol(argv[2], &p, 10)) <= 0 || *p) {
-		fprintf(stderr, "usage: ma-window PATH MB\n");
-		return 2;
-	}
-	len = (size_t)mb << 20;
-	fd = open(argv[1], O_RDONLY);
-	if (fd < 0)
-		die(argv[1]);
+	if (argc != 3)
+		usage();
+	len = mb_bytes(argv[2]);
+	fd = xopen(argv[1], O_RDONLY);
 	/* a 2 MiB-aligned range, reserved until "map" */
 	res = mmap(NULL, len + HUGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (res == MAP_FAILED)
