@@ -594,8 +594,8 @@ intr:
 	return -EINTR;
 }
 
-/* The next process with tgid >= *nr (and == @only if set), referenced. */
-static struct task_struct *ma_next_process(pid_t *nr, pid_t only)
+/* The next process with tgid >= *nr, referenced. */
+static struct task_struct *ma_next_process(pid_t *nr)
 {
 	struct task_struct *task = NULL;
 	struct pid *pid;
@@ -603,8 +603,6 @@ static struct task_struct *ma_next_process(pid_t *nr, pid_t only)
 	rcu_read_lock();
 	while ((pid = find_ge_pid(*nr, &init_pid_ns))) {
 		*nr = pid_nr(pid);
-		if (only && *nr != only)
-			break;
 		task = pid_task(pid, PIDTYPE_TGID);
 		if (task && !(task->flags & PF_KTHREAD)) {
 			get_task_struct(task);
@@ -618,20 +616,19 @@ static struct task_struct *ma_next_process(pid_t *nr, pid_t only)
 }
 
 /**
- * ma_vmas_show() - one row per locked VMA of every process (or of @only).
+ * ma_vmas_show() - one row per locked VMA of every process.
  * @m: the seq_file
- * @only: a tgid, or 0 for all
  *
  * Return: 0, or -EINTR on a fatal signal.
  */
-int ma_vmas_show(struct seq_file *m, pid_t only)
+int ma_vmas_show(struct seq_file *m)
 {
 	struct task_struct *task;
-	pid_t nr = only ? only : 1;
+	pid_t nr = 1;
 	int ret = 0;
 
 	seq_puts(m, "format 1\n");
-	while (!ret && (task = ma_next_process(&nr, only))) {
+	while (!ret && (task = ma_next_process(&nr))) {
 		ret = ma_audit_task(task, m, NULL, NULL);
 		put_task_struct(task);
 		nr++;
@@ -658,11 +655,10 @@ static const struct {
 /**
  * ma_summary_show() - system-wide figures (see README.md, "summary").
  * @m: the seq_file
- * @only: a tgid, or 0 for all processes
  *
  * Return: 0, -ENOMEM, or -EINTR on a fatal signal.
  */
-int ma_summary_show(struct seq_file *m, pid_t only)
+int ma_summary_show(struct seq_file *m)
 {
 	static const struct { enum ma_summary_event e; enum vm_event_item item; } events[] = {
 		{ MA_EVENT_culled, UNEVICTABLE_PGCULLED },
@@ -677,7 +673,7 @@ int ma_summary_show(struct seq_file *m, pid_t only)
 	struct ma_summary s = { };
 	struct task_struct *task;
 	unsigned long *ev;
-	pid_t nr = only ? only : 1;
+	pid_t nr = 1;
 	int ret = 0, i;
 
 	BUILD_BUG_ON(ARRAY_SIZE(events) != MA_NR_EVENTS);
@@ -689,7 +685,7 @@ int ma_summary_show(struct seq_file *m, pid_t only)
 		ret = -ENOMEM;
 		goto out;
 	}
-	while (!ret && (task = ma_next_process(&nr, only))) {
+	while (!ret && (task = ma_next_process(&nr))) {
 		ret = ma_audit_task(task, NULL, &sys, NULL);
 		put_task_struct(task);
 		nr++;
@@ -738,7 +734,7 @@ static int ma_audit_fix(struct ma_fixer *fx)
 	pid_t nr = 1;
 	int ret = 0;
 
-	while (!ret && (task = ma_next_process(&nr, 0))) {
+	while (!ret && (task = ma_next_process(&nr))) {
 		/* the undo looks at *@stop only here and while it waits */
 		if (READ_ONCE(*fx->stop)) {
 			put_task_struct(task);

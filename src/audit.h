@@ -12,8 +12,8 @@
 /* Large folio orders 1 .. MA_ORDERS - 1 are counted; larger ones in the last. */
 #define MA_ORDERS	11
 
-int ma_vmas_show(struct seq_file *m, pid_t only);
-int ma_summary_show(struct seq_file *m, pid_t only);
+int ma_vmas_show(struct seq_file *m);
+int ma_summary_show(struct seq_file *m);
 struct folio;
 int ma_audit_repair(unsigned long *pages, const bool *stop,
 		    unsigned long (*repair_folio)(struct folio *folio));

@@ -21,7 +21,6 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
-#include <linux/threads.h>
 #include <linux/utsname.h>
 #include <generated/utsrelease.h>
 
@@ -36,29 +35,6 @@
 MA_KLP_FLAG;
 
 static struct dentry *ma_debugfs_dir;
-
-/* pid=N restricts "vmas" and "summary" to one process; 0 means all. */
-static int ma_pid;
-
-static int ma_pid_set(const char *val, const struct kernel_param *kp)
-{
-	int pid, ret;
-
-	ret = kstrtoint(val, 10, &pid);
-	if (ret)
-		return ret;
-	if (pid < 0 || pid > PID_MAX_LIMIT)
-		return -EINVAL;
-	WRITE_ONCE(ma_pid, pid);
-	return 0;
-}
-
-static const struct kernel_param_ops ma_pid_ops = {
-	.set = ma_pid_set,
-	.get = param_get_int,
-};
-module_param_cb(pid, &ma_pid_ops, &ma_pid, 0644);
-MODULE_PARM_DESC(pid, "Restrict the vmas and summary views to this process (0: all)");
 
 static int version_show(struct seq_file *m, void *v)
 {
@@ -80,7 +56,7 @@ DEFINE_SHOW_ATTRIBUTE(probes);
 
 static int summary_show(struct seq_file *m, void *v)
 {
-	return ma_summary_show(m, READ_ONCE(ma_pid));
+	return ma_summary_show(m);
 }
 DEFINE_SHOW_ATTRIBUTE(summary);
 
@@ -92,7 +68,7 @@ DEFINE_SHOW_ATTRIBUTE(fixes);
 
 static int vmas_show(struct seq_file *m, void *v)
 {
-	return ma_vmas_show(m, READ_ONCE(ma_pid));
+	return ma_vmas_show(m);
 }
 DEFINE_SHOW_ATTRIBUTE(vmas);
 

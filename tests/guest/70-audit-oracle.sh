@@ -20,9 +20,7 @@ scenario "tmpfs mlock after fault" $F --lock fault
 scenario "tmpfs mlock populate" $F --lock populate
 scenario "tmpfs MLOCK_ONFAULT, half touched" $F --lock onfault --touch-pct 50
 hold $F --lock onfault --touch-pct 25
-echo $HOLD_PID >$PARAM
-grep -q '^pid=.* flags=onfault ' $DBG/vmas || fail "MLOCK_ONFAULT VMA not shown as flags=onfault"
-echo 0 >$PARAM
+vmas_of $HOLD_PID | grep -q ' flags=onfault ' || fail "MLOCK_ONFAULT VMA not shown as flags=onfault"
 unhold
 scenario "anon THP aligned" --anon --mb $MB --lock fault
 scenario "anon THP +4 KiB" --anon --mb $MB --offset-kb 4 --lock fault
@@ -43,9 +41,7 @@ unhold
 # fork of a locked process: the child does not inherit VM_LOCKED
 hold --anon --mb $MB --lock fault --fork
 compare_pid "fork, parent" $HOLD_PID
-echo "$HOLD_CHILD" >$PARAM
-grep -q '^pid=' $DBG/vmas && fail "fork: the child has locked VMAs"
-echo 0 >$PARAM
+vmas_of "$HOLD_CHILD" && fail "fork: the child has locked VMAs"
 compare_system "fork"
 unhold
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers shared by the audit-versus-oracle tests (sourced after lib.sh;
-# they use $PARAM, the module's pid= parameter).
-PARAM=/sys/module/mlock_audit/parameters/pid
+# Helpers shared by the audit-versus-oracle tests (sourced after lib.sh).
+# vmas_of PID: the module's rows of one process (its "vmas" lists every
+# process; a row begins with pid=PID)
+vmas_of() { grep "^pid=$1 " $DBG/vmas; }
 
 KEYS="start end flags resident mlocked missed missed_crossed partial small_unmlocked"
 # 6.1's smaps has no VmFlags mnemonic for VM_LOCKONFAULT ("lf" came later),
@@ -16,10 +17,8 @@ norm() { # key=value lines -> the KEYS, in order
 		print substr(line, 2) }'
 }
 compare_pid() { # NAME PID: the module's rows for PID equal the oracle's
-	echo "$2" >$PARAM
-	mod=$(grep '^pid=' $DBG/vmas | norm)
+	mod=$(vmas_of "$2" | norm)
 	ora=$(ma-kpf "$2" | grep '^vma ' | norm)
-	echo 0 >$PARAM
 	[ -n "$ora" ] || fail "$1: the oracle found no locked VMA in pid $2"
 	[ "$mod" = "$ora" ] || fail "$1: pid $2 rows differ
 module: $mod

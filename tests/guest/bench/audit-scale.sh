@@ -9,7 +9,7 @@
 # mapped by PTEs), unlocked at first.
 #  - the two mlock their 32 MiB: 64 MiB locked; ROUNDS rounds, each
 #    reading the smaps_rollup of every process (the 200 and every other
-#    process) and then "summary" (pid=0, unfiltered);
+#    process) and then "summary";
 #  - growth, with the 200 gone: two processes for each step hold the same
 #    half-and-half mix (32 + 32, 96 + 96, 384 + 384 MiB); ROUNDS rounds,
 #    each reading "summary" with 64, 256 and 1024 MiB locked (locking a
@@ -35,7 +35,6 @@ knob /sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs 3600000
 # and so would proactive compaction: with it on, whole rounds of the
 # growth below ran 1.5 to 2 times slower than their neighbours
 knob /proc/sys/vm/compaction_proactiveness 0
-echo 0 >/sys/module/mlock_audit/parameters/pid || fail "cannot write pid=0"
 xfs_mount
 mkdir -p /mnt/huge
 mount -t tmpfs -o huge=always,size=3g tmpfs /mnt/huge || fail "huge tmpfs"
