@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel options mlock_audit needs, and the shims for the
- * differences between the kernels it supports that the audit, or more
- * than one fix, meets, decided by the header probes in
- * compat/Kbuild.include. Which form of a live fix a kernel gets, and the
- * shims only that fix needs, are declared in its src/fixes/FIX/ (fix.mk,
- * kernel.h). This header is force-included into every translation unit; no
- * source includes it, and it includes nothing of the module's.
+ * The kernel options mlock_audit needs, and the shims for kernel
+ * differences that the audit or more than one fix meets (probes in
+ * compat/Kbuild.include; a single fix's are in src/fixes/FIX/kernel.h).
+ * Force-included into every translation unit; includes nothing of the
+ * module's. Shims keep the upstream name and cite the upstream commit.
  *
  * Supported: x86_64 Debian 6.1 (bookworm), 6.12 (trixie), 7.3
- * (trixie-backports). Shims keep the upstream name and cite the upstream
- * commit that made them necessary.
+ * (trixie-backports).
  */
 #ifndef _MLOCK_AUDIT_COMPAT_H
 #define _MLOCK_AUDIT_COMPAT_H
@@ -19,10 +16,7 @@
 #error "mlock_audit supports x86_64 only"
 #endif
 
-/*
- * Kernel options the module cannot work without. MLOCK_AUDIT_MISSING_*
- * (Kbuild's test-only MLOCK_AUDIT_SIMULATE_MISSING) pretends one is unset.
- */
+/* MLOCK_AUDIT_MISSING_* (test builds only) pretends an option is unset. */
 #if !defined(CONFIG_DYNAMIC_FTRACE) || defined(MLOCK_AUDIT_MISSING_DYNAMIC_FTRACE)
 #error "mlock_audit needs CONFIG_DYNAMIC_FTRACE: its observation hooks are ftrace callbacks"
 #endif
@@ -36,9 +30,8 @@
 #endif
 
 /*
- * The livepatch core resolves the module's references to unexported
- * kernel variables (huge_zero_pfn, ...) through kallsyms, which lists
- * variables only with CONFIG_KALLSYMS_ALL: without it the load fails.
+ * The livepatch core resolves references to unexported variables through
+ * kallsyms, which lists variables only with CONFIG_KALLSYMS_ALL.
  */
 #if !defined(CONFIG_KALLSYMS_ALL) || defined(MLOCK_AUDIT_MISSING_KALLSYMS_ALL)
 #error "mlock_audit needs CONFIG_KALLSYMS_ALL: it finds kernel variables through kallsyms"

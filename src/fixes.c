@@ -1,27 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The live fixes, and the one livepatch that carries them.
- *
- * This is the fixes module, mlock_audit_fixes.ko. The audit's fixes=
- * selects fixes by name (comma separated; "all", the default, or "none"
- * for audit only, when this module is not loaded at all; fixes_link.c).
- * Each fix is then in one state:
- *
- *   upstream     the running kernel has the fix: nothing is patched
- *   unsupported  it cannot be carried on this kernel (the reason is given)
- *   unverified   it could be carried, but its code was not verified for
- *                this kernel build (verified.c); left off unless
- *                allow_unverified=1
- *   off          not selected, or disabled later
- *   pending      selected; the livepatch transition has not completed
- *   active       livepatched
- *
- * The replacements of all selected fixes go into one klp_patch, named
- * after this module (/sys/kernel/livepatch/mlock_audit_fixes). It does not use
- * atomic replace, so other livepatches on the host are left alone. Writing
- * 0 to its "enabled" file disables it for good (reload the module to
- * enable it again); the livepatch core holds a reference on the module
- * until then, so rmmod needs the patch disabled first.
+ * The live fixes (mlock_audit_fixes.ko), and the one livepatch that
+ * carries them. The patch does not use atomic replace, so other
+ * livepatches on the host are left alone. The livepatch core holds a
+ * reference on the module until the patch is disabled, which is for good.
  */
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -39,10 +21,7 @@
 #include "symbols.h"
 #include "verified.h"
 
-/*
- * One entry per fix, in the order the "fixes" file lists them: Kbuild's
- * MA_FIXES, each defined in src/fixes/FIX/fix.c.
- */
+/* Kbuild's MA_FIXES, each defined in src/fixes/FIX/fix.c */
 static struct ma_fix *const ma_fixes[] = {
 	MA_FIX_ENTRIES
 };
@@ -101,7 +80,6 @@ static void ma_fixes_set(enum ma_fix_state from, enum ma_fix_state to,
 	}
 }
 
-/* Tell the fixes in the patch that a transition has started. */
 static void ma_fixes_transition(void)
 {
 	unsigned int i;
@@ -111,10 +89,7 @@ static void ma_fixes_transition(void)
 			ma_fixes[i]->transition(ma_fixes[i]);
 }
 
-/*
- * ... and that the patch is gone (disabled, replaced, or at unload):
- * deactivate every fix that was patched in (again, if it was), then tell it.
- */
+/* Deactivating again is harmless; a fix may not have been deactivated. */
 static void ma_fixes_gone(void)
 {
 	unsigned int i;
@@ -131,14 +106,9 @@ static void ma_fixes_gone(void)
 static struct klp_patch ma_klp_patch;
 
 /*
- * Replaced: a cumulative livepatch (.replace = true) loaded after ours
- * takes over every function we patch, with nops where it has no
- * replacement of its own, and when its transition completes the livepatch
- * core disables ours without running any of our callbacks (only the new
- * patch's run) and lets the module go. A work item watches for that, every
- * MA_WATCH_POLL while the patch is enabled: it then does what disabling
- * would have done (each fix's deactivating, such as an undo, and
- * unpatched) and reports the fixes off.
+ * When a cumulative livepatch (.replace = true) replaces ours, the core
+ * disables ours without running any of our callbacks. A work item watches
+ * for that and does what disabling would have done.
  */
 #define MA_WATCH_POLL	(HZ / 2)
 
@@ -178,7 +148,6 @@ static void ma_watch_fn(struct work_struct *work)
 	WRITE_ONCE(ma_lp_state, MA_LP_REPLACED);
 }
 
-/* Livepatch callbacks: the transition completed / is about to start back. */
 static void ma_post_patch(struct klp_object *obj)
 {
 	unsigned int i;
@@ -217,9 +186,8 @@ static void ma_post_unpatch(struct klp_object *obj)
 	static const char why[] = "livepatch disabled (reload the module to enable it)";
 
 	/*
-	 * A transition reversed while enabling (0 written to "enabled"
-	 * before it completed) skips the pre-unpatch callback: deactivate
-	 * now, late but before the module can go.
+	 * A transition reversed while enabling skips the pre-unpatch
+	 * callback: deactivate now, before the module can go.
 	 */
 	ma_fixes_gone();
 
@@ -278,9 +246,6 @@ static bool ma_fix_queue(struct ma_fix *fix, unsigned int *n)
 
 /**
  * ma_fixes_init() - classify the fixes and enable the livepatch.
- *
- * A fix that cannot be carried does not fail the load: the "fixes" file
- * says why.
  *
  * Return: 0, or -ENOMEM (fail_at=fixes).
  */

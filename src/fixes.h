@@ -45,25 +45,15 @@ struct ma_fix {
 	/* after the livepatch transition completed (may sleep) */
 	void (*activated)(struct ma_fix *fix);
 	/*
-	 * Before the livepatch is disabled, or once it is gone when a
-	 * transition was reversed (may sleep; called again at unload, so it
-	 * must be idempotent).
+	 * Before the livepatch is disabled, or once it is gone after a
+	 * reversed transition (may sleep; must be idempotent).
 	 */
 	void (*deactivating)(struct ma_fix *fix);
-	/*
-	 * A transition of the livepatch has started: after klp_enable_patch()
-	 * and before disabling (must not take klp_mutex).
-	 */
+	/* a transition has started (must not take klp_mutex) */
 	void (*transition)(struct ma_fix *fix);
-	/*
-	 * The livepatch is gone: its transition to unpatched completed, or
-	 * the module unloads (may sleep; must be idempotent).
-	 */
+	/* the livepatch is gone (may sleep; must be idempotent) */
 	void (*unpatched)(struct ma_fix *fix);
-	/*
-	 * Unload, once the livepatch is gone and after unpatched: wait for
-	 * work the fix still runs (may sleep long).
-	 */
+	/* unload, after unpatched: wait for the fix's work (may sleep long) */
 	void (*exit)(struct ma_fix *fix);
 	void (*show)(struct seq_file *m, struct ma_fix *fix);
 
@@ -75,14 +65,7 @@ struct ma_fix {
 	bool queued;		/* its replacements were put in the livepatch */
 };
 
-/*
- * MA_FIX(fix, FIX): the fields every struct ma_fix begins with, the fix's
- * own fields following: its name, its state on the kernel built for
- * (MA_FIX_UPSTREAM, MA_FIX_UNSUPPORTED) and, where it is carried,
- * MA_FIX_CARRIED, all from its state.h. MA_FIX_CARRIED(fix) names its
- * replacements, ma_FIX_funcs (MA_FIX_FUNCS()), and what it relies on in
- * the kernel, ma_FIX_layout (src/fixes/FIX/mirrors.c).
- */
+/* The leading fields of every struct ma_fix, from the fix's state.h */
 #define MA_FIX(fix, FIX)	.name = #fix, .upstream = MA_##FIX##_UPSTREAM, \
 				.unsupported = MA_##FIX##_UNSUPPORTED, MA_##FIX##_CARRIED
 #define MA_FIX_CARRIED(fix)	.funcs = ma_##fix##_funcs, .mirrors = &ma_##fix##_layout,

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Where a fix replaces a function that a hook of the audit probes, two
- * ftrace users would sit on its call site, the livepatch and the hook, and
- * ftrace would take its slower list path for both on every call. So the
- * replacement counts the calls sent to it (ma_count_call() first thing in
- * each), the hook only the others while a transition runs, and once every
- * task runs the replacement the hook is unregistered (hook.c). Hits stay
- * exact through the transitions: each call is counted by one of the two.
+ * Where a fix replaces a probed function, two ftrace users (livepatch and
+ * hook) would put the call site on ftrace's slower list path. So the
+ * replacement counts the calls sent to it, the hook only the others during
+ * a transition, and the hook is unregistered once every task runs the
+ * replacement. Each call is counted exactly once.
  */
 #include <linux/string.h>
 

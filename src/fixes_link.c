@@ -2,28 +2,19 @@
 /*
  * The audit's side of the fixes module (mlock_audit_fixes.ko).
  *
- * The fixes need some sixty unexported kernel symbols, resolved through
- * livepatch relocations when their module loads; one that a kernel build
- * lacks (a function inlined, cloned or renamed by a point release or a
- * compiler) makes the kernel refuse the whole module before any of its
- * code runs. So they live in a module of their own, and the audit, which
- * needs two such symbols at most, stays up without them.
+ * The fixes need many unexported kernel symbols, resolved through
+ * livepatch relocations at load; one that a kernel build lacks makes the
+ * kernel refuse the whole module. So they live in a module of their own,
+ * and the audit stays up without them.
  *
- * Loading: fixes= is parsed here, so a bad value refuses the audit's load
- * as it always did. Unless it is "none", a work item asks modprobe for the
- * fixes module once the audit's init has returned: the fixes module uses
- * the audit's exports, and the kernel resolves them only once the audit is
- * live, so a request from inside the audit's module_init would wait on
- * itself. This works for "modprobe mlock_audit" and for an installed
- * module loaded with insmod, needs no modprobe.d file, and lets the audit
- * see the outcome: modprobe's exit status and, when the kernel refused
- * the module, the kernel's own words about it ("livepatch: symbol 'x' not
- * found in symbol table"), which the "fixes" file then gives. A fixes
- * module loaded by hand registers the same way.
+ * fixes= is parsed here, so a bad value refuses the audit's load. The
+ * fixes module is requested from a work item: it uses the audit's exports,
+ * which the kernel resolves only once the audit is live, so a request from
+ * the audit's module_init would wait on itself. The work item also sees
+ * modprobe's status and the kernel's reason for a refusal.
  *
- * The fixes module registers its "fixes" lines here at the end of its
- * init and takes them back first thing at its exit; the mutex makes the
- * exit wait for a reader of the file.
+ * ma_link_mutex makes the fixes module's exit wait for a reader of the
+ * "fixes" file.
  */
 #include <linux/kernel.h>
 #include <linux/kmod.h>
@@ -51,10 +42,7 @@ static const struct {
 
 static_assert(ARRAY_SIZE(ma_fix_build) == ARRAY_SIZE(ma_fix_names));
 
-/*
- * The fixes built out because the kernel's System.map lacks a kernel
- * symbol they reach, or has it twice (Kbuild, tools/ksym-check.c).
- */
+/* Built out: System.map lacks a symbol or has it twice (ksym-check.c) */
 static const struct {
 	const char *fix, *why;
 } ma_fixes_out[] = {
@@ -100,7 +88,6 @@ static int ma_fix_index(const char *name)
 	return -1;
 }
 
-/* Parse fixes= into ma_want[] (default: every fix) and ma_named[]. */
 static int ma_fixes_parse(void)
 {
 	bool all = false, none = false, named = false;
@@ -150,10 +137,6 @@ static int ma_fixes_parse(void)
 	return ret;
 }
 
-/*
- * The kernel's lines about the fixes module since log record @from: what
- * the livepatch core and the module loader said when they refused it.
- */
 static void ma_refusal_lines(u64 from, char *buf, size_t len)
 {
 	static const char *const prefixes[] = { "livepatch: ", MA_FIXES_MODULE ": " };
@@ -196,7 +179,6 @@ static void ma_request_fn(struct work_struct *work)
 	ret = request_module(MA_FIXES_MODULE);
 	mutex_lock(&ma_link_mutex);
 	if (ma_link_state != MA_LINK_LOADING) {
-		/* registered meanwhile */
 		mutex_unlock(&ma_link_mutex);
 		return;
 	}
@@ -242,7 +224,6 @@ int ma_link_init(void)
 		return 0;
 	}
 	ma_link_state = MA_LINK_LOADING;
-	/* runs once module_init has returned (see the header comment) */
 	schedule_work(&ma_request_work);
 	return 0;
 }
@@ -326,9 +307,8 @@ EXPORT_SYMBOL_GPL(ma_allow_unverified);
  * ma_link_show() - the "fixes" debugfs file (format in README.md).
  * @m: the seq_file
  *
- * Without the fixes module, each fix is listed with why it is not there,
- * unless the build already tells: a fix the kernel has is "upstream", one
- * it cannot carry "unsupported", as the fixes module would say.
+ * Without the fixes module, the build's verdict ("upstream",
+ * "unsupported") is shown as the fixes module would show it.
  *
  * Return: 0.
  */
@@ -348,10 +328,6 @@ int ma_link_show(struct seq_file *m)
 		detail = "fixes=none: the fixes module " MA_FIXES_MODULE " is not loaded";
 		break;
 	case MA_LINK_LOADING:
-		/*
-		 * Also where every fix's state is decided by the build: the
-		 * livepatch line is what tells a pending request from none.
-		 */
 		lp_state = "loading";
 		state = "pending";
 		detail = "loading the fixes module " MA_FIXES_MODULE;

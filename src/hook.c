@@ -1,28 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Symbol resolution with explicit fallbacks, and the ftrace plumbing shared
- * by the observation hooks (one hook per file: rmap_probe.c, fault_probe.c,
- * khugepaged_probe.c).
+ * by the observation hooks (rmap_probe.c, fault_probe.c, khugepaged_probe.c).
  *
- * Each probed function has an ftrace_ops of its own, without flags, whose
- * callback adds one to a per-CPU counter. Of the mechanisms that work on
- * 6.1, 6.12 and 7.3 it is the cheapest: in one boot under TCG (make bench,
- * hook-cost) it cost 37-63 ns a call against 139-186 ns for a kprobe on
- * ftrace, which saves all the registers, and 103-131 ns for an fprobe,
- * which Debian's 6.1 lacks; the ftrace_ops flags SAVE_REGS and RECURSION
- * nearly double it. Without RECURSION ftrace calls the callback directly,
- * which must then not recurse: it calls nothing traced. It reads no
- * register and never moves the instruction pointer, so a livepatch of the
- * same function (an IPMODIFY ftrace_ops) can still register.
+ * Each probed function has an ftrace_ops of its own, without flags: a
+ * plain ftrace_ops is cheaper than a kprobe (which saves all registers)
+ * and than an fprobe (which Debian's 6.1 lacks), and SAVE_REGS or
+ * RECURSION would nearly double its cost. Without RECURSION the callback
+ * must not recurse: it calls nothing traced. It never moves the
+ * instruction pointer, so a livepatch of the same function (an IPMODIFY
+ * ftrace_ops) can still register.
  *
- * A hook tries its symbol sets in order. Renamed functions are separate
- * sets (e.g. folio_add_file_rmap_ptes/_pmd on 6.8+, page_add_file_rmap
- * before); functions GCC cloned are found under their clone suffix. When no
- * set resolves, the hook stays unregistered and the reason is reported in
- * debugfs "probes" instead of failing the load.
- *
- * probes=off registers no hook: for hosts that want the audit and the
- * fixes and not even the cost of a callback on their hottest paths.
+ * A hook tries its symbol sets (src/hook-sites) in order; renamed
+ * functions are separate sets, GCC clones are found under their suffix. A hook that resolves no
+ * set is reported in debugfs "probes" instead of failing the load.
  */
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
@@ -50,13 +41,9 @@ static struct ma_hook *const ma_hooks[] = {
 static const char *const clone_suffixes[] = { "", ".constprop.0", ".isra.0" };
 
 /*
- * Whether the livepatch sends the current call to @fix's replacement, which
- * then counts it: the choice klp_ftrace_handler() (kernel/livepatch/patch.c,
- * the same in 6.1, 6.12 and 7.3) makes at the same call site, from the same
- * fields. During a transition a task runs the replacement once its own
- * state is patched; the state of the running task cannot change inside an
- * ftrace handler, so both handlers see the same one. Not seen here: another
- * livepatch stacked on the same function, whose replacement counts nothing.
+ * The choice klp_ftrace_handler() (kernel/livepatch/patch.c, the same in
+ * 6.1, 6.12 and 7.3) makes from the same fields; the running task's patch
+ * state cannot change inside an ftrace handler, so both see the same.
  */
 static __always_inline bool ma_klp_sends(const struct klp_func *fix)
 {
@@ -83,7 +70,6 @@ static void notrace ma_hook_call(unsigned long ip, unsigned long parent_ip,
 	preempt_enable_notrace();
 }
 
-/* Start or stop counting at @site's function (may sleep). */
 static int ma_site_arm(struct ma_site *site, bool arm)
 {
 	int ret;
@@ -105,19 +91,11 @@ static void ma_site_release(struct ma_site *site)
 }
 
 /*
- * Point @site's filter at its function, site->sym. Where the build found
- * the function in the kernel's symbols, its address came with the module
- * (hook_sites.c) and ftrace finds its record by that address. Otherwise
- * by name, for which ftrace looks up the symbol of every traceable
- * function, a module's by a linear search of its symbols: with xfs loaded
- * that made a load of the audit take 5.0-5.3 s on 6.1, 12.6-16.8 s on 6.12
- * and 25.5 s on 7.3 (TCG, six guests at once), against 0.3-0.75 s with
- * probes=off. A name the kernel lacks is told apart first, without that
- * walk: a kprobe, registered disabled and removed at once, fails with
- * -ENOENT from the kernel's name table. Its address is not read: only
- * ftrace resolves the name, so no kernel address is looked up here.
- * Any other kprobe error (a function kprobes refuse) leaves the answer to
- * ftrace.
+ * Filter by the address the build found (hook_sites.c) where there is one:
+ * by name, ftrace looks up the symbol of every traceable function, which
+ * is slow with large modules loaded. A name the kernel lacks is rejected
+ * first without that walk: a disabled kprobe fails with -ENOENT. Any
+ * other kprobe error leaves the answer to ftrace.
  */
 static int ma_site_filter(struct ma_site *site)
 {
@@ -145,11 +123,7 @@ static int ma_site_filter(struct ma_site *site)
 				 strlen(site->sym), 1);
 }
 
-/*
- * Hook @name, or, with @clones, @name or one of its clones; 0 or the error
- * of the plain name (-ENOENT: no such symbol; -EINVAL: ftrace cannot trace
- * it).
- */
+/* Return: 0 or the error of the plain name (-EINVAL: not traceable). */
 static int ma_site_register(struct ma_hook *hook, struct ma_site *site,
 			    const char *name, bool clones)
 {
@@ -189,11 +163,6 @@ static void ma_hook_unregister_sites(struct ma_hook *hook)
 	hook->nr_sites = 0;
 }
 
-/*
- * One pass over the symbol sets of @hook, with or without the clone
- * suffixes: 0 when a set was probed, -ENOENT when none resolved (the
- * reason is in hook->why), or the error that ends the registration.
- */
 static int ma_hook_pass(struct ma_hook *hook, bool clones)
 {
 	const char *const *const *set;
@@ -235,14 +204,8 @@ static int ma_hook_pass(struct ma_hook *hook, bool clones)
  * ma_hook_register() - probe the first symbol set of @hook that resolves.
  * @hook: the hook
  *
- * The sets are tried with their plain names first, and with the clone
- * suffixes only when no set resolves so: a try of a name whose address the
- * build did not give looks it up (in vmlinux's sorted name table, then,
- * for a name vmlinux lacks, by a linear search of every module's symbols),
- * and each such name found costs ftrace's walk of every traceable function
- * (ma_site_filter()); on the supported kernels every probed function has
- * its plain name: 7 tries a load on 6.1 instead of 13, 6 on 6.12 instead
- * of 8.
+ * Clone suffixes are tried only when no set resolves by plain names: each
+ * name looked up costs a walk of the kernel's and modules' symbols.
  *
  * Return: 0 when a set was probed or when none resolved (the reason is kept
  * for the report); -ENOMEM when memory ran out; -EINVAL when a set has more
@@ -280,7 +243,6 @@ static unsigned long ma_site_hits(struct ma_site *site)
 	return sum;
 }
 
-/* One line per probed symbol; see README.md, "debugfs probes". */
 static void ma_hook_show(struct seq_file *m, struct ma_hook *hook)
 {
 	unsigned int i;
@@ -303,7 +265,6 @@ static void ma_hook_show(struct seq_file *m, struct ma_hook *hook)
 	}
 }
 
-/* The "probes" file after its first line: every hook in turn. */
 void ma_hooks_show(struct seq_file *m)
 {
 	unsigned int i;
@@ -352,9 +313,8 @@ EXPORT_SYMBOL_GPL(ma_site_hand_over);
  * @quiet: true once every task runs the replacement (the livepatch's
  *	transition completed), false before the livepatch is disabled
  *
- * A quiet hook leaves the livepatch alone on the function's ftrace call
- * site, which then takes ftrace's direct path instead of its list.
- * May sleep.
+ * A quiet hook leaves the livepatch alone on the call site, so ftrace
+ * takes its direct path instead of its list. May sleep.
  */
 void ma_site_quiet(struct ma_site *site, bool quiet)
 {
@@ -376,8 +336,8 @@ EXPORT_SYMBOL_GPL(ma_site_quiet);
  * ma_site_take_back() - the hook counts every call again.
  * @site: the site
  *
- * Called once the livepatch is gone, before the replacement's module can
- * go: no call reaches the replacement any more. May sleep.
+ * Called once the livepatch is gone (no call reaches the replacement),
+ * before the replacement's module can go. May sleep.
  */
 void ma_site_take_back(struct ma_site *site)
 {

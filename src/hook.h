@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * An observation hook: an ftrace callback (hook.c) on each function of the
- * first set of symbols that resolves on the running kernel.
- *
- * Where the fixes module replaces a probed function, the replacement counts
- * the calls the livepatch sends it (ma_site_count()), and the hook counts
- * only the others; once every task runs the replacement, the hook is
- * unregistered, so that the call site has one ftrace user instead of two.
+ * first set of symbols that resolves on the running kernel. A replaced
+ * function's calls are counted as fixes_count.c explains.
  */
 #ifndef _MLOCK_AUDIT_HOOK_H
 #define _MLOCK_AUDIT_HOOK_H
@@ -35,14 +31,8 @@ struct ma_site {
 };
 
 struct ma_hook {
-	/* Name in reports. */
 	const char *name;
-	/*
-	 * Symbol sets, NULL-terminated, newest kernel first. The first set
-	 * whose every symbol can be probed under its plain name wins; when
-	 * none can, the first that can with the GCC clone suffixes
-	 * .constprop.0 and .isra.0 tried as well.
-	 */
+	/* Symbol sets, NULL-terminated, newest kernel first. */
 	const char *const *const *variants;
 	/* Optional: a hit is counted only when this returns true. */
 	bool (*count_if)(void);

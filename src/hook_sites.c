@@ -1,20 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The addresses of the functions the hooks probe, where the build knows
- * them: each function of src/hook-sites that the kernel's symbols name
- * exactly once (the Makefile's tools/ksym-check --sites, audit-sites) is
- * reached here through a livepatch relocation, as the fixes module reaches
- * its functions, resolved when the audit loads. A hook then points ftrace
- * at that address (src/hook.c) instead of at a name, for which ftrace
- * looks up the symbol of every traceable function of the kernel and of
- * every module.
+ * The addresses of the probed functions, where the build knows them: each
+ * function of src/hook-sites that System.map names exactly once is reached
+ * through a livepatch relocation, so that ftrace is pointed at an address
+ * rather than a name, whose lookup walks every traceable symbol.
  *
- * The build lists only functions the map shows present and unique, so
- * none of these relocations can refuse the audit on the kernel the map
- * belongs to; without a map (Debian's stand-in System.map, a DKMS build
- * for a kernel that is not running) the list is empty and every hook finds
- * its function by name. The addresses are only ftrace filter keys: nothing
- * calls through them, so indirect branch tracking does not concern them.
+ * The build lists only functions the map shows present and unique, so no
+ * relocation can refuse the audit; without a real map the list is empty
+ * and hooks find functions by name. Nothing calls through these
+ * addresses, so IBT does not concern them.
  */
 #include <linux/compiler.h>
 #include <linux/string.h>
@@ -22,10 +16,7 @@
 #include "hook.h"
 #include "symbols.h"
 
-/*
- * The generated header declares each function (weak, under its kernel
- * name, which for a clone holds dots) and gives the table's entries.
- */
+/* weak declarations under the kernel name (a clone's holds dots) */
 #include "hook_sites_found.h"
 #ifndef MA_HOOK_SITE_ENTRIES
 #define MA_HOOK_SITE_ENTRIES

@@ -1,18 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * On a CPU that enforces indirect branch tracking (X86_FEATURE_IBT: Debian
- * 6.12 and 7.3 turn it on at boot on Intel CPUs since Tiger Lake), an
- * indirect call must land on ENDBR64, and the kernel seals at boot the
- * ENDBR64 of every function whose address it never takes. The module calls
- * kernel functions directly (livepatch relocations), which IBT does not
- * check, except those its fixes hand to the kernel or call through a
- * pointer (struct ma_ibt_target, in each fix's mirrors.c). Before a fix is
- * put in the livepatch, each of those must begin with ENDBR64 here, or the
- * fix is unsupported and names the function: a control-protection fault
- * (#CP) in the kernel is never the outcome. QEMU's TCG has no CET, so no
- * test run sees the check act but that of the test build with the break
- * tests/breaks/ibt_sealed.patch (tests/host/klp-refusals), which takes IBT
- * as enforced and khugepaged as sealed.
+ * Under indirect branch tracking (X86_FEATURE_IBT, on by default in
+ * Debian 6.12 and 7.3) an indirect call must land on ENDBR64, and the
+ * kernel seals at boot the ENDBR64 of every function whose address it
+ * never takes. Direct calls are not checked, but a function a fix calls
+ * through a pointer (struct ma_ibt_target, each fix's mirrors.c) must
+ * begin with ENDBR64, or the fix is unsupported: better than a #CP fault
+ * in the kernel.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -30,7 +24,6 @@ static bool ma_ibt_enforced(void)
 	return cpu_feature_enabled(X86_FEATURE_IBT);
 }
 
-/* Whether @fn, the address of @t, may be called through a pointer. */
 static bool ma_ibt_callable(const struct ma_ibt_target *t, const void *fn)
 {
 	u32 insn = 0;

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What more than one khugepaged live fix needs from the kernel's private
- * mm/khugepaged.c. Each definition matches the kernel it is built for and
- * names its origin; khugepaged_layout.h checks them against BTF at load.
- * The 7.3 form (COMPAT_KHUGEPAGED_TVA_TYPE: compat/Kbuild.include) is that
- * of v6.18 and later.
+ * mm/khugepaged.c; khugepaged_layout.h checks it against BTF at load. The
+ * 7.3 form (COMPAT_KHUGEPAGED_TVA_TYPE) is that of v6.18 and later.
  */
 #ifndef _MLOCK_AUDIT_KHUGEPAGED_INTERNAL_H
 #define _MLOCK_AUDIT_KHUGEPAGED_INTERNAL_H
@@ -37,10 +35,9 @@ struct collapse_control {
 };
 
 /*
- * mm/khugepaged.c: enum scan_result, up to the last value the live fixes
- * use; they are the same in 6.1 (khugepaged.c:29-60) and 6.12 (:31-64).
- * 7.3 (:33-66) renumbered them: there only the three values khugepaged()
- * itself tests are given. Decode trace output by name, not number.
+ * mm/khugepaged.c: enum scan_result, the same in 6.1 (khugepaged.c:29-60)
+ * and 6.12 (:31-64). 7.3 (:33-66) renumbers it: only the three values
+ * khugepaged() itself tests are given there.
  */
 #ifdef COMPAT_KHUGEPAGED_TVA_TYPE
 enum scan_result {
@@ -80,10 +77,7 @@ enum scan_result {
 #endif
 
 #ifdef MA_NEEDS_FIND_PMD_OR_THP_OR_NONE
-/*
- * static in mm/khugepaged.c (6.1 :963, 6.12 :945), through one wrapper
- * (src/symbols.c; src/symbols.h says why)
- */
+/* static in mm/khugepaged.c (6.1 :963, 6.12 :945); one wrapper (symbols.h) */
 int find_pmd_or_thp_or_none(struct mm_struct *mm, unsigned long address,
 			    pmd_t **pmd) MA_KSYM;
 extern typeof(find_pmd_or_thp_or_none) ma_call_find_pmd_or_thp_or_none;

@@ -1,28 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The load-time check of the private kernel structs and enums that the
- * live fixes mirror by hand (each src/fixes/FIX/kernel.h,
- * khugepaged_internal.h), against the running kernel's BTF
- * (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF).
+ * The load-time check of the private kernel structs, enums and prototypes
+ * that the live fixes mirror by hand (src/fixes/FIX/kernel.h,
+ * khugepaged_internal.h; listed in src/fixes/FIX/mirrors.c) against the
+ * running kernel's BTF. A mismatch makes only that fix "unsupported".
  *
- * Each mirrored member must be in the kernel's struct of the same name, at
- * the same byte offset and with the same size; the mirror may not reach
- * past the kernel's struct, and a struct the module itself allocates and
- * hands to the kernel must have the kernel's size. Each mirrored enumerator
- * must have the kernel's value. Each function a fix replaces, and each it
- * calls with a prototype written by hand, must take as many parameters of
- * the same sizes, and return a value of the same size, as in the kernel
- * (what the calling convention depends on). A fix whose mirrors differ reports
- * "unsupported" and names the first difference; the others are not
- * affected. A fix may also ask whether a struct has a member
- * (ma_layout_has_member()), to tell at load whether the kernel has it.
- *
- * What each fix relies on is listed in its own src/fixes/FIX/mirrors.c
- * (struct ma_layout, layout.h), which its struct ma_fix points to; this
- * file only compares.
- *
- * The kernel's BTF functions are reached through livepatch relocations
- * (symbols.h); btf_type_by_id() is exported.
+ * Prototypes are compared by parameter and return sizes: that is what the
+ * calling convention depends on. A struct the module allocates and hands
+ * to the kernel (whole) must have the kernel's size.
  */
 #include <linux/btf.h>
 #include <linux/kernel.h>
@@ -34,7 +19,7 @@
 
 #if IS_ENABLED(CONFIG_DEBUG_INFO_BTF) && IS_ENABLED(CONFIG_BPF_SYSCALL) && \
 	defined(MA_CARRY_ANY)
-/* The size of type @id, through typedefs, qualifiers and arrays; 0: none. */
+/* Through typedefs, qualifiers and arrays; 0: none. */
 static u64 ma_btf_size(const struct btf *btf, u32 id)
 {
 	u64 mult = 1;
@@ -75,10 +60,7 @@ static u64 ma_btf_size(const struct btf *btf, u32 id)
 	return 0;
 }
 
-/*
- * The BTF functions are called from one place each, out of line: one
- * livepatch relocation each (symbols.h).
- */
+/* One call site each, out of line: one livepatch relocation each. */
 static noinline const struct btf *ma_btf(void)
 {
 	struct btf *btf = bpf_get_btf_vmlinux();
@@ -99,7 +81,6 @@ static noinline const struct btf_type *ma_btf_find(const struct btf *btf,
 	return id < 0 ? NULL : btf_type_by_id(btf, id);
 }
 
-/* The member @name of struct @t, or NULL; *@bits: its bit offset. */
 static const struct btf_member *ma_btf_member(const struct btf *btf,
 					      const struct btf_type *t,
 					      const char *name, u32 *bits)

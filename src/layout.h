@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The load-time check of what a live fix mirrors from private kernel
- * headers (structs, enums) and of the prototypes of the kernel functions it
- * replaces or calls, against the running kernel's BTF (layout.c). Each fix
- * lists its own in src/fixes/FIX/mirrors.c (struct ma_layout, which its
- * struct ma_fix points to).
+ * The load-time BTF check of what a live fix mirrors from private kernel
+ * headers and of the prototypes it relies on (layout.c); each fix lists
+ * its own in src/fixes/FIX/mirrors.c.
  */
 #ifndef _MLOCK_AUDIT_LAYOUT_H
 #define _MLOCK_AUDIT_LAYOUT_H
@@ -41,11 +39,9 @@ struct ma_layout_enum {
 };
 
 /*
- * A kernel function that a fix replaces, or calls with a prototype written
- * by hand (a static function: no kernel header declares it; those a header
- * declares are taken from it with typeof(), symbols.h). What the calling
- * convention depends on is compared: the number of parameters and the size
- * of each, and of the return value (0: void).
+ * A function a fix replaces, or calls with a hand-written prototype. What
+ * the calling convention depends on is compared: parameter count and
+ * sizes, and the return size (0: void).
  */
 #define MA_PROTO_MAX_ARGS	6
 struct ma_layout_proto {
@@ -55,11 +51,9 @@ struct ma_layout_proto {
 };
 
 /*
- * A kernel function that a fix makes the kernel, or itself, call through a
- * pointer: an rmap walk's callback, a thread's function, a tracepoint's
- * iterator (read from its struct tracepoint at the check, .tp). On a CPU
- * that enforces indirect branch tracking it must begin with ENDBR64
- * (ibt.c).
+ * A kernel function called through a pointer (rmap walk callback, thread
+ * function, tracepoint iterator via .tp): under IBT it must begin with
+ * ENDBR64 (ibt.c).
  */
 struct ma_ibt_target {
 	const char *name;
@@ -78,7 +72,6 @@ struct ma_ibt_target {
 #define MA_IBT_FUNC(fn)		{ .name = #fn, .func = (const void *)(fn) }
 #define MA_IBT_ITERATOR(event)	{ .name = "__traceiter_" #event, .tp = &__tracepoint_##event }
 
-/* What one fix relies on; any table may be empty. */
 struct ma_layout {
 	const struct ma_layout_struct *structs;
 	unsigned int nr_structs;

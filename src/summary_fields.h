@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The fields of the debugfs file "summary" (format 1), one entry per line
- * of the file, in file order: the one place where a field is defined. No
- * include guard: summary.h and the users define MA_SIZE, MA_COUNT and
- * MA_EVENT, include this file, and undefine them. The module (audit.c)
- * prints the lines from struct ma_summary (summary.h); the reporter
- * (userspace/parse.c, summary.c) parses them and writes its table, JSON
- * and Prometheus forms from these entries. userspace/tests/run
- * (doc-fields) fails when the README or mlock-audit(8) misses a field.
+ * The fields of the debugfs file "summary" (format 1), in file order: the
+ * one place where a field is defined, shared by the module and the
+ * userspace reporter. No include guard: users define MA_SIZE, MA_COUNT and
+ * MA_EVENT, include this file, and undefine them.
  *
  *   MA_SIZE(key, json, prom, cause, label, cross, help)
  *	a size in kB. JSON json and Prometheus prom give it in bytes. With a

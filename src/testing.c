@@ -1,28 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test support of the audit module, compiled only into a build that asks for it
- * (MLOCK_AUDIT_TESTING=1, which the test suite's builds set; see Kbuild);
- * never in a DKMS or `make` build: fault injection at load, which the
- * module's own files must not carry. The breaks of tests/breaks/ that act
- * at load patch ma_testing_init().
+ * Test support, compiled only with MLOCK_AUDIT_TESTING=1 (the test
+ * suite's builds), never in a DKMS or `make` build: fault injection at
+ * load must not ship.
  *
- * The load-time parameter fail_at=SITE[:N]
- * makes the N-th pass (default the first) through one init step fail as
- * if memory had run out, so that a test can check that each failure is
- * reported and unwound and leaves nothing registered. The sites:
- *
- *   symbols    resolving kernel symbols (the load fails)
- *   hook       registering an observation hook on a function (each name
- *              tried, clones only when no plain set resolves); hook:N
- *              fails the N-th attempt (the load fails after the N-1
- *              before it, some of which registered)
- *   fixes      setting up the fixes (the fixes module's load fails; the
- *              audit stays, and its "fixes" file says so)
- *   livepatch  enabling the livepatch (the fixes module loads; the fixes
- *              say that klp_enable_patch() failed)
- *
- * An unknown site fails the load. The parameter exists only to exercise
- * the error paths.
+ * fail_at=SITE[:N] makes the N-th pass (default the first) through one
+ * init step fail as if memory had run out, to check that each failure is
+ * reported and unwound. The sites: symbols, hook, fixes, livepatch.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>

@@ -2,17 +2,11 @@
 /*
  * Which live fixes were verified for the running kernel build.
  *
- * The replacements copy kernel functions of the exact builds they were
- * written for, and the private structs they use are mirrored from those
- * builds. scripts/verify-kernel compares each fix's kernel source items
- * (compat/verified/manifest) between a Debian release's linux-source and
- * the reference build, and records in compat/verified/builds the releases
- * on which a fix's items are identical. Kbuild compiles that record in
- * (verified_builds.h). A Debian kernel names its source release in its
- * version string ("#1 SMP PREEMPT_DYNAMIC Debian 6.12.118-1 (date)"); a fix
- * is verified when the record lists it for that release. Any other fix
- * that the module could carry is left off ("unverified") unless the
- * administrator loads the audit with allow_unverified=1 (fixes_link.c).
+ * The replacements copy kernel functions of exact builds, so a fix is
+ * applied only on a Debian release for which scripts/verify-kernel found
+ * its kernel source items identical (compat/verified/builds, compiled in
+ * as verified_builds.h), unless allow_unverified=1. The release is read
+ * from the version string ("... Debian 6.12.118-1 (date)").
  */
 #include <linux/kernel.h>
 #include <linux/module.h>

@@ -7,25 +7,21 @@
  * not populate page table entries beyond i_size") has no page wholly
  * beyond i_size.
  *
- * Upstream (7.3 mm/filemap.c) tests "file_end >= folio_next_index(folio)"
- * with file_end the index of the last page holding data, which also
- * refuses a folio that ends exactly at i_size: the last folio of a file
- * is then mapped piecemeal by fault-around and never mlocked by the rmap.
- * Here the test is "no page wholly beyond i_size" (folio_next_index(folio)
- * <= file_end + 1): still no PTE past i_size, so the SIGBUS semantics hold
- * (tests/guest/94-fix-fault-sigbus). Upstream also widens a shmem folio
- * that reaches past i_size; not here: on 6.12 truncation can leave such a
- * folio on tmpfs (huge=within_size too), and widening it would map pages
- * past EOF that the stock kernel leaves to SIGBUS. Mapping a PMD across
- * i_size on shmem (huge=always) stays as the stock kernel has it.
+ * Upstream (7.3 mm/filemap.c) tests "file_end >= folio_next_index(folio)",
+ * which also refuses a folio ending exactly at i_size, so a file's last
+ * folio is never mlocked by the rmap. Here the test is "no page wholly
+ * beyond i_size": still no PTE past i_size, so SIGBUS semantics hold.
+ * Upstream also widens a shmem folio that reaches past i_size; not here:
+ * on 6.12 truncation can leave such a folio on tmpfs, and widening would
+ * map pages past EOF that the stock kernel leaves to SIGBUS.
  *
- * The work is done by filemap_map_folio_range(), which 6.12 inlines into
- * filemap_map_pages(); the exported filemap_map_pages() is replaced.
- * ma_filemap_map_pages() and its helpers match filemap_map_pages(),
- * next_uptodate_folio(), filemap_map_pmd(), filemap_map_folio_range() and
+ * 6.12 inlines filemap_map_folio_range() into filemap_map_pages(), so the
+ * exported filemap_map_pages() is replaced. ma_filemap_map_pages() and its
+ * helpers match filemap_map_pages(), next_uptodate_folio(),
+ * filemap_map_pmd(), filemap_map_folio_range() and
  * filemap_map_order0_folio() of Debian 6.12.118 mm/filemap.c except for
- * that widening. One difference: the kernel's mm_filemap_map_pages trace
- * event is not emitted (a module cannot fire a kernel trace event).
+ * that widening, and the mm_filemap_map_pages trace event, which a module
+ * cannot fire.
  */
 #include <linux/mm.h>
 #include <linux/pagemap.h>
@@ -144,10 +140,7 @@ static vm_fault_t ma_filemap_map_folio_range(struct vm_fault *vmf,
 		if (PageHWPoison(page + count))
 			goto skip;
 
-		/*
-		 * Recently evicted folios probably will be again: do not
-		 * count them against mmap_miss, so read-ahead can stop.
-		 */
+		/* do not count workingset folios against mmap_miss */
 		if (!folio_test_workingset(folio))
 			(*mmap_miss)++;
 

@@ -2,20 +2,15 @@
 /*
  * Live fix "fault", fault path (seed 000 patch 4/6, mainline 19773df031bc):
  * finish_fault() maps a whole large file folio with one batch of PTEs when
- * it fits the VMA and the page table, as it already did for anonymous
- * shmem, instead of one page per fault. The rmap then sees the folio fully
- * mapped, which lets the live fix of mlock tracking mlock it.
+ * it fits the VMA and the page table, instead of one page per fault, so
+ * the rmap sees it fully mapped and the "mlock" fix can mlock it.
  *
  * ma_finish_fault() matches finish_fault() of Debian 6.12.118 mm/memory.c
- * except for that condition. That kernel already carries the i_size clamp
- * of "mm/memory: Do not populate page table entries beyond i_size" (the
- * SIGBUS fix for 19773df031bc): outside shmem, a folio that reaches past
- * the end of the file is mapped one page at a time and never by PMD, so no
- * page wholly beyond i_size gets a PTE. Shmem keeps its exception for PMD
- * mappings (huge=always), as in the stock kernel; a tmpfs file's folio
- * that reaches past i_size (left by a truncation) is not mapped whole,
- * unlike upstream, whose exception covers all shmem: that would map pages
- * past EOF which stock 6.12 leaves to SIGBUS.
+ * except for that condition; that kernel has the i_size clamp of
+ * "mm/memory: Do not populate page table entries beyond i_size". A tmpfs
+ * folio reaching past i_size is not mapped whole, unlike upstream, whose
+ * shmem exception would map pages past EOF that stock 6.12 leaves to
+ * SIGBUS.
  */
 #include <linux/mm.h>
 #include <linux/oom.h>
@@ -80,16 +75,12 @@ fallback:
 		pgoff_t file_end;
 
 		file_end = DIV_ROUND_UP(i_size_read(mapping->host), PAGE_SIZE);
-		/*
-		 * No PTE beyond i_size and no PMD across it (SIGBUS), except
-		 * on shmem, which has long mapped PMDs across i_size.
-		 */
+		/* SIGBUS beyond i_size; shmem maps PMDs across it */
 		needs_fallback = !shmem_mapping(mapping) &&
 			file_end < folio_next_index(folio);
 		/*
-		 * No whole tmpfs folio past i_size either (see above). For
-		 * anonymous shmem i_size is the mapping's size: a folio past
-		 * it is past the VMA too, mapped one page at a time anyway.
+		 * Nor a whole tmpfs folio. For anonymous shmem, a folio past
+		 * i_size is past the VMA too.
 		 */
 		past_eof = file_end < folio_next_index(folio);
 	}
@@ -110,19 +101,13 @@ fallback:
 
 	nr_pages = folio_nr_pages(folio);
 
-	/*
-	 * The fix: per-page faults only to keep the userfaultfd semantics
-	 * (and after the i_size clamp), not for every non-anonymous-shmem
-	 * file any more.
-	 */
+	/* The fix: per-page faults only for userfaultfd and the i_size clamp */
 	if (unlikely(userfaultfd_armed(vma)) || unlikely(needs_fallback) ||
 	    unlikely(past_eof)) {
 		nr_pages = 1;
 	} else if (nr_pages > 1) {
 		pgoff_t idx = folio_page_idx(folio, page);
-		/* the page offset of vmf->address within the VMA */
 		pgoff_t vma_off = vmf->pgoff - vmf->vma->vm_pgoff;
-		/* the index of the entry in the page table for the fault */
 		pgoff_t pte_off = pte_index(vmf->address);
 
 		/* one page if the folio reaches past the VMA or page table */
@@ -132,7 +117,6 @@ fallback:
 			     pte_off + (nr_pages - idx) > PTRS_PER_PTE)) {
 			nr_pages = 1;
 		} else {
-			/* map the whole large folio */
 			addr = vmf->address - idx * PAGE_SIZE;
 			page = &folio->page;
 		}

@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the "lazyfree" fix needs of the kernel, on each kernel form its
- * fix.mk selects (COMPAT_LAZYFREE_FIX_FOLIO, the 6.12 form;
- * COMPAT_LAZYFREE_FIX_PAGE, the 6.1 form): the unexported symbols of
- * mm/khugepaged.c it reaches through livepatch relocations (src/symbols.h
- * says how) and the shims for the kernel differences only this fix meets.
- * What it shares with the other khugepaged fix is in
- * src/khugepaged_internal.h. Included by lazyfree.h.
+ * What the "lazyfree" fix needs of the kernel (COMPAT_LAZYFREE_FIX_FOLIO:
+ * 6.12 form; COMPAT_LAZYFREE_FIX_PAGE: 6.1 form): unexported symbols of
+ * mm/khugepaged.c (src/symbols.h) and shims only this fix needs.
  */
 #ifndef _MLOCK_AUDIT_FIX_LAZYFREE_KERNEL_H
 #define _MLOCK_AUDIT_FIX_LAZYFREE_KERNEL_H
@@ -59,12 +55,9 @@ static __always_inline bool folio_test_lazyfree(struct folio *folio)
 #endif
 
 /*
- * hpage_collapse_scan_pmd() before v6.9 (6.1): a page is shared when its
- * own mapcount exceeds 1, tested before anything else about the page, and
- * is_refcount_suitable() takes the page; a uffd-wp swap entry is tested
- * with pte_swp_uffd_wp(). Since, a folio is "likely mapped shared"
- * (folio_likely_mapped_shared(), after the anon test), is_refcount_suitable()
- * takes the folio, and pte_swp_uffd_wp_any() also catches uffd-wp markers.
+ * hpage_collapse_scan_pmd() up to v6.8 (6.1) tests the page's own mapcount
+ * before anything else about the page; from v6.9 it tests
+ * folio_likely_mapped_shared() after the anon test.
  */
 #ifdef COMPAT_LAZYFREE_FIX_PAGE
 #define COMPAT_KHUGEPAGED_SHARED_FIRST 1

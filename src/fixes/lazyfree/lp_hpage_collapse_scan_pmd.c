@@ -1,34 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Live fix "lazyfree" (seed 003, "mm: khugepaged: skip lazy-free folios" in
- * its reviewed form, upstream in 7.2): khugepaged no longer collapses a PMD
- * range that maps a clean lazy-free folio (one that MADV_FREE released and
- * nobody wrote since). Such a range would become a THP that is swap-backed
- * and dirty, so the memory the process gave away could never again be
- * reclaimed by simply dropping it. MADV_COLLAPSE (cc->is_khugepaged false)
- * still collapses it, and so does khugepaged in a VM_DROPPABLE VMA (6.11
- * and later), whose collapsed folio stays lazy-free.
+ * its reviewed form, upstream in 7.2): khugepaged does not collapse a PMD
+ * range that maps a clean lazy-free folio. The THP would be swap-backed and
+ * dirty, so memory the process gave away could not be reclaimed by simply
+ * dropping it. MADV_COLLAPSE still collapses it, and so does khugepaged in
+ * a VM_DROPPABLE VMA, whose collapsed folio stays lazy-free.
  *
  * ma_hpage_collapse_scan_pmd() matches hpage_collapse_scan_pmd() of Debian
  * 6.12.118 mm/khugepaged.c:1257-1425 (COMPAT_LAZYFREE_FIX_FOLIO) and of
  * Debian 6.1.192 mm/khugepaged.c:1134-1304 (COMPAT_LAZYFREE_FIX_PAGE)
  * except for that test, placed where each kernel first has the folio, as
- * upstream places it. The two kernels differ in the order of the per-page
- * tests and in how a page counts as shared (kernel.h).
+ * upstream places it.
  *
  * 6.1 and 6.12 have no SCAN_PAGE_LAZYFREE: a skipped range returns
- * SCAN_FAIL ("failed" in the mm_khugepaged_scan_pmd trace event; no
- * mm_collapse_huge_page event follows it, unlike a failed collapse), and
- * ma_lazyfree_skips counts the skips for the "fixes" file. No caller treats
- * SCAN_FAIL specially (khugepaged_scan_mm_slot() acts on SCAN_SUCCEED and,
- * on 6.1, SCAN_PTE_MAPPED_HUGEPAGE; khugepaged_do_scan() on
- * SCAN_ALLOC_HUGE_PAGE_FAIL), and MADV_COLLAPSE never gets it.
+ * SCAN_FAIL, which no caller treats specially.
  *
- * The collapse side of the upstream patch (the same test in
- * __collapse_huge_page_isolate(), inlined into collapse_huge_page()) is not
- * carried: it only catches a folio made lazy-free by an MADV_FREE that ran
- * between this scan and the isolation (collapse_huge_page() drops
- * mmap_lock to allocate the huge page).
+ * The collapse side of the upstream patch (in
+ * __collapse_huge_page_isolate()) is not carried: it only catches an
+ * MADV_FREE that runs while collapse_huge_page() has dropped mmap_lock.
  */
 #include <linux/atomic.h>
 #include <linux/huge_mm.h>
@@ -49,10 +39,7 @@
 
 atomic_long_t ma_lazyfree_skips;
 
-/*
- * include/linux/mmu_notifier.h: mmu_notifier_test_young(), whose out-of-line
- * part is not exported.
- */
+/* mmu_notifier_test_young(): its out-of-line part is not exported */
 static int ma_mmu_notifier_test_young(struct mm_struct *mm, unsigned long address)
 {
 	if (mm_has_notifiers(mm))
@@ -61,11 +48,9 @@ static int ma_mmu_notifier_test_young(struct mm_struct *mm, unsigned long addres
 }
 
 /*
- * trace_mm_khugepaged_scan_pmd(): the tracepoint is not exported; its
- * struct tracepoint is resolved at load and its iterator called as
- * __DO_TRACE() does without static calls (include/linux/tracepoint.h).
- * 6.1 and 6.12 share TP_PROTO (include/trace/events/huge_memory.h:54 and
- * :56).
+ * trace_mm_khugepaged_scan_pmd() is not exported: call its iterator as
+ * __DO_TRACE() does without static calls. 6.1 and 6.12 share TP_PROTO
+ * (include/trace/events/huge_memory.h:54 and :56).
  */
 static void ma_trace_scan_pmd(struct mm_struct *mm, struct page *page,
 			      bool writable, int referenced, int none_or_zero,
@@ -86,10 +71,6 @@ static void ma_trace_scan_pmd(struct mm_struct *mm, struct page *page,
 	preempt_enable_notrace();
 }
 
-/*
- * The shared-page test of hpage_collapse_scan_pmd(): false when the range
- * has more shared pages than khugepaged accepts.
- */
 static bool ma_scan_shared_ok(struct collapse_control *cc, struct page *page,
 			      struct folio *folio, int *shared)
 {
@@ -190,12 +171,7 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 		}
 		folio = this;
 
-		/*
-		 * The fix. A clean lazy-free folio is memory the process has
-		 * given away: leave it to reclaim. Only khugepaged skips it;
-		 * MADV_COLLAPSE is an explicit request. A VM_DROPPABLE VMA
-		 * keeps its folios lazy-free when collapsed.
-		 */
+		/* The fix; MADV_COLLAPSE is an explicit request. */
 		if (cc->is_khugepaged &&
 		    !(vma->vm_flags & VM_DROPPABLE) &&
 		    folio_test_lazyfree(folio) && !pte_dirty(pteval)) {
@@ -215,10 +191,6 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 			}
 		}
 
-		/*
-		 * Count the pages per node: the huge page is allocated on
-		 * the node with the most.
-		 */
 		node = folio_nid(folio);
 		if (hpage_collapse_scan_abort(node, cc)) {
 			result = SCAN_SCAN_ABORT;
@@ -238,16 +210,12 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 			goto out_unmap;
 		}
 
-		/*
-		 * No GUP or other external pin (racy; collapse_huge_page()
-		 * checks again).
-		 */
+		/* racy; collapse_huge_page() checks again */
 		if (!compat_is_refcount_suitable(folio)) {
 			result = SCAN_PAGE_COUNT;
 			goto out_unmap;
 		}
 
-		/* khugepaged wants enough young PTEs to be worth it */
 		if (cc->is_khugepaged &&
 		    (pte_young(pteval) || folio_test_young(folio) ||
 		     folio_test_referenced(folio) ||
@@ -267,7 +235,6 @@ out_unmap:
 	pte_unmap_unlock(pte, ptl);
 	if (result == SCAN_SUCCEED) {
 		result = collapse_huge_page(mm, address, referenced, unmapped, cc);
-		/* it returns with mmap_lock released */
 		*mmap_locked = false;
 	}
 out:

@@ -7,34 +7,22 @@
  * rmap (lp_rmap_add.c), and when reclaim finds it (lp_referenced.c,
  * lp_unmap.c).
  *
- * Repair: when the livepatch transition completes, the folios that the
- * stock kernel left unmlocked although they qualify are found by a walk of
- * every process (audit.c) and mlocked once per locked mapping
- * (repair.c), under the page-table lock of that mapping like the fix
- * itself. The walk runs in a work item; disabling the livepatch stops it
- * first.
+ * Repair: once the transition completes, a walk of every process
+ * (audit.c) mlocks the folios the stock kernel left unmlocked although
+ * they qualify (repair.c).
  *
  * Disabling, 6.12: nothing to undo. The stock kernel munlocks a large
  * folio when any of its mappings leaves a VM_LOCKED VMA, and when munlock()
- * walks it (mlock_pte_range() handles large folios since v6.6), so a folio
- * mlocked here never stays mlocked once no locked VMA maps it.
+ * walks it (mlock_pte_range() handles large folios since v6.6).
  *
  * Disabling, 6.1: the stock kernel never munlocks a PTE-mapped large
- * folio, so before the livepatch goes (pre-unpatch, every task still runs
- * the replacements): the replacements stop mlocking such folios
- * (ma_mlock_large_off, read under the page-table lock that the walk below
- * also takes, so none is mlocked behind it), then a walk of every VMA of
- * every process munlocks in full each mlocked large folio mapped by a PTE
- * and by no PMD (ma_audit_undo()): 6.1 itself mlocks large folios only
- * through PMD mappings, so those are the fix's, whatever VMA splits,
- * mremap or page-table relocks they went through (a folio a PMD maps too
- * is munlocked where a VM_LOCKED VMA maps it by PTEs: stock reclaim mlocks
- * it again if a locked VMA maps it by a PMD). Then a sweep of every page
- * frame (sweep.c) munlocks those that the walk could not reach: unmapped,
- * meanwhile, by a process that went back to the stock code during the
- * transition, or exited. The undo is a work item (undo= in "fixes"), so
- * that the disabling never waits for it under klp_mutex; unload waits for
- * it.
+ * folio, so at pre-unpatch the replacements stop mlocking such folios
+ * (ma_mlock_large_off, read under the page-table lock the undo walk also
+ * takes), then ma_audit_undo() munlocks each mlocked large folio mapped by
+ * a PTE and by no PMD: 6.1 itself mlocks large folios only through PMD
+ * mappings, so those are the fix's. A sweep of every page frame (sweep.c)
+ * then catches those the walk cannot reach. The undo is a work item so
+ * that disabling never waits for it under klp_mutex; unload waits for it.
  */
 #include <linux/jiffies.h>
 #include <linux/workqueue.h>
@@ -43,7 +31,6 @@
 #include "mlock.h"
 #include "fix_states.h"
 
-/* 6.1 never munlocks a PTE-mapped large folio: disabling must */
 #ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
 #define MA_MLOCK_UNDO 1
 #else
@@ -71,10 +58,9 @@ MA_FIX_FUNCS(mlock,
 #endif
 
 /*
- * 6.1: no PTE-mapped large folio is mlocked until the enable transition
- * has completed. Before, a task already switched would mlock one that a
- * task not yet switched unmaps with the stock code, which never munlocks
- * it; the repair walk picks up what was mapped meanwhile.
+ * 6.1: off until the enable transition completes, or a switched task could
+ * mlock a folio that an unswitched task unmaps with the stock code, which
+ * never munlocks it. The repair picks up what is mapped meanwhile.
  */
 bool ma_mlock_large_off = MA_MLOCK_UNDO;
 
@@ -109,19 +95,15 @@ static void ma_repair_fn(struct work_struct *work)
 
 static DECLARE_WORK(ma_repair_work, ma_repair_fn);
 
-/* the undo's munlock of one folio, under its page-table lock */
 static void ma_undo_folio(struct folio *folio)
 {
 	compat_munlock_folio_all(folio);
 }
 
 /*
- * 6.1: the undo, queued when the fix goes. It is not run in the
- * livepatch's callback: it may wait long for an mmap_lock (a writer stuck
- * in D state), and the callback holds klp_mutex, which every livepatch
- * operation of the host takes. It runs to the end, however long that
- * takes, unless the fix is in force again (a reversed disable, whose
- * repair mlocks again what is mapped); unload waits for it.
+ * 6.1. Not run in the livepatch callback: it may wait long for an
+ * mmap_lock, and the callback holds klp_mutex. Stopped only when the fix
+ * is in force again (a reversed disable).
  */
 static void ma_undo_fn(struct work_struct *work)
 {
@@ -146,10 +128,8 @@ static void ma_undo_fn(struct work_struct *work)
 static DECLARE_WORK(ma_undo_work, ma_undo_fn);
 
 /*
- * The patch is in force: after enabling, and again after a disable that
- * was reversed (1 written to "enabled" during the unpatch transition),
- * whose pre-unpatch had stopped the large mlocks and the repair, and
- * queued the undo.
+ * Also after a reversed disable, whose pre-unpatch stopped the large
+ * mlocks and the repair and queued the undo.
  */
 static void ma_mlock_activated(struct ma_fix *fix)
 {
@@ -172,7 +152,6 @@ static void ma_mlock_deactivating(struct ma_fix *fix)
 	schedule_work(&ma_undo_work);
 }
 
-/* Unload: the livepatch is gone; the undo must have run to its end. */
 static void ma_mlock_exit(struct ma_fix *fix)
 {
 	flush_work(&ma_undo_work);

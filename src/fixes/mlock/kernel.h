@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the "mlock" fix needs of the kernel, on each kernel form its
- * fix.mk selects (COMPAT_MLOCK_FIX_FOLIO_RMAP, the 6.12 form;
- * COMPAT_MLOCK_FIX_PAGE_RMAP, the 6.1 form): the unexported symbols it
- * reaches through livepatch relocations (src/symbols.h says how), the
- * definitions it mirrors from the private mm/internal.h, mm/mlock.c and
- * mm/rmap.c, which no headers package ships (mirrors.c checks them against
- * BTF at load), and the shims for the kernel differences only this fix
- * meets. Each definition names its origin. Included by mlock.h.
+ * What the "mlock" fix needs of the kernel (COMPAT_MLOCK_FIX_FOLIO_RMAP:
+ * 6.12 form; COMPAT_MLOCK_FIX_PAGE_RMAP: 6.1 form): unexported symbols
+ * (src/symbols.h), mirrors of private mm/internal.h, mm/mlock.c and
+ * mm/rmap.c definitions, which no headers package ships (checked against
+ * BTF by mirrors.c), and shims for kernel differences only this fix meets.
  */
 #ifndef _MLOCK_AUDIT_FIX_MLOCK_KERNEL_H
 #define _MLOCK_AUDIT_FIX_MLOCK_KERNEL_H
@@ -24,11 +21,7 @@
 
 /* mm/mlock.c (declared in mm/internal.h) */
 void mlock_folio(struct folio *folio) MA_KSYM;
-/*
- * mm/mlock.c, static: mlock_folio()'s per-CPU batch and the function that
- * runs it (struct ma_mlock_batch_pcpu below), by their 6.12 and their 6.1
- * names
- */
+/* mm/mlock.c, static: the batch and its runner, 6.12 and 6.1 names */
 struct ma_mlock_batch_pcpu;
 #ifndef COMPAT_MLOCK_BATCH_PAGEVEC
 DECLARE_PER_CPU(struct ma_mlock_batch_pcpu, mlock_fbatch) MA_KSYM;
@@ -74,10 +67,7 @@ extern typeof(__pmd_trans_huge_lock) __pmd_trans_huge_lock MA_KSYM;
 extern typeof(folio_mapcount) folio_mapcount MA_KSYM;
 #endif
 
-/*
- * The functions called from more than one place, through one wrapper each
- * (symbols.c here; src/symbols.h says why).
- */
+/* Called from more than one place: one wrapper each (src/symbols.h) */
 #ifdef MA_CARRY_MLOCK
 extern typeof(mlock_folio) ma_call_mlock_folio;
 #define mlock_folio(...)		ma_call_mlock_folio(__VA_ARGS__)
@@ -100,10 +90,9 @@ extern typeof(deferred_split_huge_page) ma_call_deferred_split_huge_page;
 #endif
 
 /*
- * folio_may_be_lru_cached() came with "mm: folio_may_be_lru_cached()
- * unless folio_test_large()" (Hugh Dickins, v6.18; in the 6.1.y and
- * 6.12.y stable series since autumn 2025). Before it, mlock_folio() ran
- * its batch at once for every large folio, which is what it says.
+ * From "mm: folio_may_be_lru_cached() unless folio_test_large()" (v6.18,
+ * also in 6.1.y and 6.12.y stable); without it, mlock_folio() runs its
+ * batch at once for every large folio, which is what this says.
  */
 #ifdef COMPAT_CANNOT_FOLIO_MAY_BE_LRU_CACHED
 static inline bool folio_may_be_lru_cached(struct folio *folio)
@@ -113,10 +102,9 @@ static inline bool folio_may_be_lru_cached(struct folio *folio)
 #endif
 
 /*
- * try_to_unmap_one() for VM_LOCKED VMAs: before v6.7 (e.g. 6.1) the
- * kernel split a PMD mapping before walking ("mm/rmap: integrate
- * PMD-mapped folio splitting into pagewalk loop" moved the split into the
- * walk, after the VM_LOCKED test).
+ * try_to_unmap_one() for VM_LOCKED VMAs: up to v6.6 the kernel splits a PMD
+ * mapping before the walk ("mm/rmap: integrate PMD-mapped folio splitting
+ * into pagewalk loop" puts it after the VM_LOCKED test).
  */
 static inline void compat_unmap_locked_split(struct vm_area_struct *vma,
 					     unsigned long address,
@@ -130,11 +118,9 @@ static inline void compat_unmap_locked_split(struct vm_area_struct *vma,
 }
 
 /*
- * munlock a folio in full, whatever its mlock_count: munlock_page() before
- * v6.3 (its folio form came with "mm: mlock: update the interface to use
- * folios") queues the folio to a per-CPU batch, which is drained at once
- * so that the next round sees the count go down. Used only by the 6.1
- * undo, so a no-op elsewhere.
+ * munlock a folio in full, whatever its mlock_count. 6.1's munlock_page()
+ * queues to a per-CPU batch, drained at once so the next round sees the
+ * count go down. Only the 6.1 undo needs it.
  */
 static inline void compat_munlock_folio_all(struct folio *folio)
 {
@@ -149,9 +135,9 @@ static inline void compat_munlock_folio_all(struct folio *folio)
 }
 
 /*
- * The VMA filter folio_referenced() gives its rmap walk: always since v6.3
+ * The VMA filter folio_referenced() gives its rmap walk: always from v6.3
  * (8788f6781486 "mm: support POSIX_FADV_NOREUSE"), only for memcg reclaim
- * before.
+ * up to v6.2.
  */
 #ifdef MA_CARRY_MLOCK
 typedef bool (*compat_invalid_vma_t)(struct vm_area_struct *vma, void *arg);
@@ -177,9 +163,8 @@ struct folio_referenced_arg {
 };
 
 /*
- * DEFINE_FOLIO_VMA_WALK() for a folio that is not hugetlb, whose pgoff is
- * then folio->index (6.1's folio_pgoff() would call the unexported
- * hugetlb_basepage_index() for hugetlb folios).
+ * DEFINE_FOLIO_VMA_WALK() for a non-hugetlb folio: 6.1's folio_pgoff()
+ * calls the unexported hugetlb_basepage_index().
  */
 static inline struct page_vma_mapped_walk
 ma_folio_vma_walk(struct folio *folio, struct vm_area_struct *vma,
@@ -215,12 +200,10 @@ static inline void ma_mlock_vma_folio(struct folio *folio,
 }
 
 /*
- * mm/mlock.c: mlock_folio()'s per-CPU batch, a local lock and the batch
- * (6.12.118 mlock.c:31 struct mlock_fbatch, a folio_batch of folio
- * pointers; 6.1.192 mlock.c:31 struct mlock_pvec, a pagevec of page
- * pointers: COMPAT_MLOCK_BATCH_PAGEVEC), whose entries carry in their low
- * bits what to do (LRU_FOLIO, 6.1's LRU_PAGE, 0x1: mlock a folio on the
- * LRU).
+ * mm/mlock.c: mlock_folio()'s per-CPU batch (6.12.118 mlock.c:31 struct
+ * mlock_fbatch; 6.1.192 mlock.c:31 struct mlock_pvec:
+ * COMPAT_MLOCK_BATCH_PAGEVEC). The low bits of an entry say what to do
+ * (LRU_FOLIO, 6.1's LRU_PAGE, 0x1: mlock a folio on the LRU).
  */
 #define MA_MLOCK_LRU	0x1UL
 #ifndef COMPAT_MLOCK_BATCH_PAGEVEC
@@ -248,14 +231,11 @@ struct ma_mlock_batch_pcpu {
 };
 
 /*
- * ma_pvmw_whole() - one more entry of a page_vma_mapped_walk() over a folio
- * in one VMA: @ptes counts the entries so far, @first is the address of
- * the first. True when this entry completes a mapping of the whole folio,
- * all of it in one page table, so that the walk holds the lock of every
- * entry that maps it: the rule for mlocking a large folio. Upstream gets
- * the page-table half from PVMW_PGTABLE_CROSSED (seed 000 patch 1/6,
- * mainline 2db579838296); it is computed here instead of patching
- * page_vma_mapped_walk(). A PMD entry maps the whole folio.
+ * True when this entry completes a mapping of the whole folio in one page
+ * table, so the walk holds the lock of every entry that maps it: the rule
+ * for mlocking a large folio. Upstream gets the page-table half from
+ * PVMW_PGTABLE_CROSSED (seed 000 patch 1/6, mainline 2db579838296); it is
+ * computed here so page_vma_mapped_walk() need not be patched.
  */
 static inline bool ma_pvmw_whole(const struct page_vma_mapped_walk *pvmw,
 				 unsigned long *first, unsigned long *ptes)
@@ -268,12 +248,9 @@ static inline bool ma_pvmw_whole(const struct page_vma_mapped_walk *pvmw,
 }
 
 /*
- * Is @folio, whose page @idx is mapped at @addr by *@pte, mapped in full by
- * this one page table: every page present at its place, within the VMA?
- * With @skip_idx the entry of page @idx is not looked at (its caller has
- * just cleared it). Called under the page-table lock. The entries after
- * @idx are looked at first: while a folio is faulted in page by page in
- * ascending order they are the empty ones.
+ * Is @folio mapped in full by this one page table, within the VMA? Called
+ * under the page-table lock. The entries after @idx are looked at first:
+ * while a folio is faulted in page by page they are the empty ones.
  */
 static inline bool ma_folio_pte_full(struct vm_area_struct *vma,
 				     struct folio *folio, pte_t *pte,

@@ -2,12 +2,10 @@
 /*
  * Live fix "mlock" on a kernel whose rmap maps page by page (6.1), fault
  * side: the equivalent of seed 000 patch 6/6 (mainline ab521b4142aa). 6.1
- * never mlocks a large folio mapped by PTEs. Its faults (finish_fault()
- * and fault-around in filemap_map_pages()) install one PTE per
- * do_set_pte() call, under the page-table lock, so a folio becomes fully
- * mapped with the last of those calls; that call now mlocks it when the
- * whole folio lies, present, in this one page table of a VM_LOCKED VMA,
- * which is upstream's rule (all entries under the one lock held).
+ * never mlocks a large folio mapped by PTEs, and its faults install one PTE
+ * per do_set_pte() call under the page-table lock: the call that completes
+ * the folio in this one page table of a VM_LOCKED VMA mlocks it, which is
+ * upstream's rule (all entries under the one lock held).
  *
  * ma_do_set_pte() matches do_set_pte() of Debian 6.1.192 mm/memory.c
  * (with SPLIT_RSS_COUNTING, as Debian builds it) plus that last step.

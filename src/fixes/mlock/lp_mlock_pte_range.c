@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live fix "mlock" on a kernel whose rmap maps page by page (6.1),
- * mlock()/munlock() side: the page-table walk of mlock_fixup() skips every
- * PTE-mapped large folio on 6.1. With the fix it mlocks a large folio that
- * is fully mapped, present, in the page table being walked of a VM_LOCKED
- * VMA, and when VM_LOCKED is being cleared munlocks each mlocked large
- * folio it meets, once per folio, as mlock_pte_range()
+ * Live fix "mlock" on 6.1, mlock()/munlock() side: 6.1's mlock_fixup()
+ * walk skips every PTE-mapped large folio. With the fix it mlocks one fully
+ * mapped in the walked page table of a VM_LOCKED VMA, and munlocks each
+ * mlocked large folio once when VM_LOCKED is cleared, as mlock_pte_range()
  * does since v6.6 (7.3 mm/mlock.c: folio_mlock_step(),
  * allow_mlock_munlock()).
  *

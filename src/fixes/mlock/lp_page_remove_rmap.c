@@ -1,20 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live fix "mlock" on a kernel whose rmap maps page by page (6.1), unmap
- * side: a large folio that lp_do_set_pte.c, lp_mlock_pte_range.c, the
- * reclaim replacements or the repair mlocked while it was fully mapped by
- * PTEs in a VM_LOCKED VMA is munlocked when that full mapping breaks.
- * 6.1 itself only munlocks small and PMD-mapped folios here
- * (munlock_vma_page(page, vma, compound)).
+ * Live fix "mlock" on 6.1, unmap side: a large folio the fix mlocked while
+ * fully mapped by PTEs in a VM_LOCKED VMA is munlocked when that full
+ * mapping breaks; 6.1 itself only munlocks small and PMD-mapped folios
+ * here.
  *
- * The removal that breaks the full mapping is the one that finds every
- * other page of the folio still mapped in place in its page table (the
- * caller holds that table's lock and has already cleared or replaced the
- * entry of @page). A folio not contained in one page table and the VMA at
- * its place (an mremap() or a VMA split since it was mlocked) is munlocked
- * at every removal while it stays mlocked: never left mlocked with no
- * locked mapping; an extra munlock only leaves it to reclaim to mlock again
- * (folio_referenced(), as upstream).
+ * A folio not contained in one page table of the VMA (mremap(), a
+ * VMA split) is munlocked at every removal: better an extra munlock, which
+ * reclaim undoes (folio_referenced(), as upstream), than a folio left
+ * mlocked with no locked mapping.
  *
  * ma_page_remove_rmap(), with ma_page_remove_file_rmap() and
  * ma_page_remove_anon_compound_rmap(), matches page_remove_rmap() of Debian
@@ -100,11 +94,7 @@ static void ma_page_remove_anon_compound_rmap(struct page *page)
 		__mod_lruvec_page_state(page, NR_ANON_MAPPED, -nr);
 }
 
-/*
- * Does removing @page's entry break a full mapping of its folio in @vma
- * (or is the folio not contained in one page table of @vma any more)?
- * Called under the lock of the page table that mapped @page.
- */
+/* Called under the lock of the page table that mapped @page. */
 static bool ma_breaks_full_mapping(struct page *page, struct folio *folio,
 				   struct vm_area_struct *vma)
 {

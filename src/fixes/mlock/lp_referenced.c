@@ -3,19 +3,16 @@
  * Live fix "mlock", reclaim's reference check (seed 000 patch 2/6, mainline
  * a2880202767d): folio_referenced_one() mlocks a large folio found in a
  * VM_LOCKED VMA only while holding the page-table lock of every entry that
- * maps it, that is, once the walk has seen the folio fully mapped and has
- * not crossed into another page table. Before, 6.12 decided after the walk,
- * with the lock already dropped (racing with MADV_DONTNEED), and 6.1 never
- * mlocked a PTE-mapped large folio there.
+ * maps it; the stock 6.12 decides after the walk, with the lock dropped
+ * (racing with MADV_DONTNEED), and 6.1 never mlocks a PTE-mapped large
+ * folio there.
  *
- * folio_referenced_one() is static and reached only through the
- * rmap_walk_control that folio_referenced() builds, so folio_referenced()
- * is replaced: ma_folio_referenced() matches folio_referenced() of Debian
- * 6.12.118 and 6.1.192 mm/rmap.c (identical there) except that its
- * rmap_one is ma_referenced_one(). That hands every VMA without VM_LOCKED to
- * the kernel's own folio_referenced_one(), whose code for them the fix does
- * not change, and does the VM_LOCKED case as fixed upstream (7.3
- * mm/rmap.c).
+ * folio_referenced_one() is static and reached only through
+ * folio_referenced()'s rmap_walk_control, so folio_referenced() is
+ * replaced: ma_folio_referenced() matches folio_referenced() of Debian
+ * 6.12.118 and 6.1.192 mm/rmap.c except that its rmap_one is
+ * ma_referenced_one(), which does the VM_LOCKED case as upstream (7.3
+ * mm/rmap.c) and hands the rest to the kernel's.
  */
 #include <linux/mm.h>
 #include <linux/page_idle.h>

@@ -2,16 +2,13 @@
 /*
  * Live fix "mlock", rmap add (seed 000 patch 6/6, mainline ab521b4142aa):
  * a folio added to the rmap of a VM_LOCKED VMA is mlocked when the call
- * maps all of its pages, large or small. Before, only small folios were,
- * so every large folio mapped into a locked VMA in one go (a whole file
- * folio at fault, a PMD-mapped THP) was left out of Mlocked.
+ * maps all of its pages, large or small.
  *
- * The work is done by the always-inline __folio_add_{anon,file}_rmap(),
- * which cannot be patched alone; their four callers are replaced. Each
- * matches the function of the same name in Debian 6.12.118 mm/rmap.c,
- * built as Debian builds it (CONFIG_DEBUG_VM off, so the VM_WARN and
- * VM_BUG sanity checks, __page_check_anon_rmap() included, are empty),
- * except for the one condition the fix changes.
+ * __folio_add_{anon,file}_rmap() are always inline, so their four callers
+ * are replaced. Each matches the function of the same name in Debian
+ * 6.12.118 mm/rmap.c with CONFIG_DEBUG_VM off (the VM_WARN and VM_BUG
+ * checks, __page_check_anon_rmap() included, are empty), except for the
+ * one condition the fix changes.
  */
 #include <linux/huge_mm.h>
 #include <linux/memcontrol.h>
@@ -95,9 +92,8 @@ static void ma_mod_stat(struct folio *folio, int nr, int nr_pmdmapped)
 }
 
 /*
- * The fix: mlock the folio if this call maps all of it into the VMA. A
- * partly mapped folio can be split on reclaim and its part outside the
- * locked VMA evicted, so it stays out.
+ * The fix. A partly mapped folio stays out: reclaim can split it and
+ * evict the part outside the locked VMA.
  */
 static void ma_mlock_if_fully_mapped(struct folio *folio, int nr_pages,
 				     struct vm_area_struct *vma)

@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Live fix "mlock", reclaim's unmap (seed 000 patch 3/6, mainline
- * 8c49fbafedf1): try_to_unmap_one() leaves a folio in a VM_LOCKED VMA
- * mapped, as before, and now also mlocks it when it is large, fully mapped
- * and all its entries are under the one page-table lock the walk holds.
- * Before, only small folios were mlocked there.
+ * 8c49fbafedf1): try_to_unmap_one() also mlocks a folio in a VM_LOCKED VMA
+ * when it is large, fully mapped and all its entries are under the one
+ * page-table lock the walk holds.
  *
- * try_to_unmap_one() is static and reached only through the
- * rmap_walk_control that try_to_unmap() builds, so try_to_unmap() is
- * replaced: ma_try_to_unmap() matches try_to_unmap() of Debian 6.12.118
- * and 6.1.192 mm/rmap.c except that its rmap_one is ma_try_to_unmap_one().
- * That hands everything but the VM_LOCKED case to the kernel's
- * try_to_unmap_one(), and does the VM_LOCKED case as fixed upstream (7.3
- * mm/rmap.c). One difference: in that case the kernel brackets its walk
- * with an mmu-notifier invalidation of the range although it changes
- * nothing there; ma_try_to_unmap_one() does not send it (the notifier
- * entry points are not exported), so secondary MMUs keep mappings that
- * stay valid.
+ * try_to_unmap_one() is static and reached only through try_to_unmap()'s
+ * rmap_walk_control, so try_to_unmap() is replaced: ma_try_to_unmap()
+ * matches try_to_unmap() of Debian 6.12.118 and 6.1.192 mm/rmap.c except
+ * that its rmap_one is ma_try_to_unmap_one(), which does the VM_LOCKED
+ * case as upstream (7.3 mm/rmap.c) and hands the rest to the kernel's.
+ * It sends no mmu-notifier invalidation in that case (the entry points are
+ * not exported); nothing changes in the range anyway.
  */
 #include <linux/mm.h>
 #include <linux/rmap.h>
@@ -44,11 +39,7 @@ static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 
 	/* the folio is in an mlock()ed VMA: it must not be swapped out */
 	while (page_vma_mapped_walk(&pvmw)) {
-		/*
-		 * A mapping of part of the folio, or one across two page
-		 * tables, is not mlocked; the walk ends with the folio's last
-		 * entry in this VMA.
-		 */
+		/* partial or page-table-crossing mappings are not mlocked */
 		if (!ma_pvmw_whole(&pvmw, &first, &ptes))
 			continue;
 		if (!pvmw.pte || !folio_test_large(folio) ||
@@ -61,9 +52,8 @@ static bool ma_try_to_unmap_one(struct folio *folio, struct vm_area_struct *vma,
 		break;
 	}
 	/*
-	 * Only a mapping found in this locked VMA keeps the folio: with none
-	 * (an untouched MLOCK_ONFAULT range, a parent's locked VMA after
-	 * fork and COW) the walk goes on to the other VMAs, as upstream.
+	 * With no mapping found here (untouched MLOCK_ONFAULT range, COW after
+	 * fork) the walk goes on to the other VMAs, as upstream.
 	 */
 	return !ptes;
 }

@@ -12,7 +12,6 @@
 
 #include "kernel.h"
 
-/* The replacement functions of the "mlock" fix. */
 void ma_folio_add_anon_rmap_ptes(struct folio *folio, struct page *page,
 				 int nr_pages, struct vm_area_struct *vma,
 				 unsigned long address, rmap_t flags);
@@ -27,10 +26,7 @@ int ma_folio_referenced(struct folio *folio, int is_locked,
 			struct mem_cgroup *memcg, unsigned long *vm_flags);
 void ma_try_to_unmap(struct folio *folio, enum ttu_flags flags);
 void ma_mlock_folio(struct folio *folio);
-/*
- * The repair at load, in repair.c where the fix is carried; fix.c calls it.
- * Where it is not carried, fix.c never starts a repair: the stub is not run.
- */
+/* Where the fix is not carried no repair starts: the stub never runs. */
 #ifdef MA_CARRY_MLOCK
 unsigned long ma_mlock_repair_folio(struct folio *folio);
 extern bool ma_repair_stop;	/* set when the repair must end */
@@ -43,10 +39,7 @@ static inline unsigned long ma_mlock_repair_folio(struct folio *folio)
 extern atomic_long_t ma_mlock_count_resets;	/* stale counts restarted */
 extern atomic_long_t ma_mlock_count_reset_misses;	/* restarts given up */
 
-/*
- * The sweep that ends the 6.1 undo (sweep.c). Elsewhere the stock kernel
- * munlocks what the fix mlocked, and there is no undo to end.
- */
+/* 6.1 only: elsewhere the stock kernel munlocks what the fix mlocked. */
 #ifdef COMPAT_MLOCK_FIX_PAGE_RMAP
 unsigned long ma_mlock_sweep(const bool *stop, bool *busy_left);
 #else
@@ -66,9 +59,8 @@ int ma_mlock_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 		       struct mm_walk *walk);
 
 /*
- * May the replacements mlock a PTE-mapped large folio? Not any more once
- * the fix is being disabled on a kernel where the stock code would never
- * munlock it (6.1): see fixes/mlock/fix.c.
+ * Not while the fix is being disabled on 6.1, whose stock code never
+ * munlocks a PTE-mapped large folio (fix.c).
  */
 extern bool ma_mlock_large_off;
 static inline bool ma_mlock_large_allowed(void)

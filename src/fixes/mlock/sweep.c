@@ -1,32 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live fix "mlock", 6.1: the sweep that ends the undo (fix.c). The undo's
- * walk of every process (audit.c) munlocks what the fix mlocked and is
- * still mapped when the walk reaches its process. A folio that every
- * mapping left before that, by a process that exited or unmapped it with
- * the stock code (tasks go back to it during the disabling transition, or
- * during the whole transition of a cumulative livepatch that replaces
- * ours, which runs none of our callbacks), stays mlocked with no locked
- * mapping, out of reach of any walk of page tables: stock 6.1 never
- * munlocks a PTE-mapped large folio.
+ * Live fix "mlock", 6.1: the sweep that ends the undo (fix.c). A folio
+ * the fix mlocked whose mappings all went with the stock code (during a
+ * transition, or a cumulative livepatch's, which runs none of our
+ * callbacks) stays mlocked out of reach of any page-table walk: stock 6.1
+ * never munlocks a PTE-mapped large folio.
  *
- * So after the walk, every page frame of every online node is looked at,
- * and each large folio that is mlocked and mapped by no PMD is munlocked
- * in full: stock 6.1 mlocks a large folio only through a PMD mapping
- * (mlock_vma_folio() with compound, mlock_pte_range(), and reclaim's
- * mlock_vma_folio(.., !pvmw.pte)), and munlocks it when that mapping goes,
- * so such a folio is one the fix mlocked. A folio whose last PMD mapping
- * has just gone may also be mlocked until the munlock that the kernel
- * queued for it runs: munlocking it here first is what that munlock would
- * do (it finds PG_mlocked clear and counts nothing).
+ * So every page frame is looked at, and each large folio that is mlocked
+ * and mapped by no PMD is munlocked in full: stock 6.1 mlocks a large
+ * folio only through a PMD mapping, and munlocks it when that goes, so
+ * such a folio is the fix's. (One whose last PMD mapping just went may
+ * still await the kernel's queued munlock, which then counts nothing.)
  *
- * Each folio is referenced and looked at under its folio lock, taken with
- * a trylock: a file folio is mapped by a PMD (do_set_pmd()) under its
- * lock, so none gains a PMD mapping between the check and the munlock,
- * and the sweep never sleeps on a folio locked for I/O. A folio found
- * locked is looked at again in a later pass, up to MA_SWEEP_PASSES passes
- * 100 ms apart. The sweep stops when *@stop becomes true (the fix in force
- * again), like the walk.
+ * The folio lock, taken with a trylock, keeps a PMD mapping from appearing
+ * (do_set_pmd() holds it) without sleeping on a folio locked for I/O.
  */
 #include <linux/delay.h>
 #include <linux/memory_hotplug.h>
@@ -58,7 +45,6 @@ static unsigned long ma_sweep_folio(struct folio *folio, bool *busy)
 	return nr;
 }
 
-/* One pass over the page frames of node @nid; sets *@busy as above. */
 static unsigned long ma_sweep_node(int nid, const bool *stop, bool *busy)
 {
 	unsigned long pfn = node_start_pfn(nid), end = node_end_pfn(nid);
@@ -74,7 +60,6 @@ static unsigned long ma_sweep_node(int nid, const bool *stop, bool *busy)
 				break;
 		}
 		page = pfn_to_online_page(pfn);
-		/* a cheap look first, without a reference */
 		if (!page || !PageHead(page) || !PageMlocked(page))
 			continue;
 		folio = page_folio(page);

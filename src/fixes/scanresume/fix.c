@@ -1,55 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The live fix "scanresume": seed 004 ("mm/khugepaged: scan mm's more
- * efficiently under mmap_lock contention"). khugepaged resumes an mm where
- * it stopped instead of at address 0 (lp_khugepaged.c).
+ * efficiently under mmap_lock contention"), see lp_khugepaged.c.
  *
- * The replaced function is the body of the khugepaged kthread, which never
- * returns: the thread always has khugepaged() on its stack, so the
- * livepatch core can never switch it, and the transition of the whole
- * patch would never complete. A work item therefore replaces the thread
- * while a transition of our patch is in progress, polling every 100 ms:
+ * khugepaged() never returns, so the livepatch core can never switch the
+ * khugepaged kthread and the transition would never complete. A work item
+ * therefore replaces the thread during a transition:
  *
- *  - the new thread takes the old one's place under khugepaged_mutex,
- *    which start_stop_khugepaged() holds whenever it starts or stops the
- *    thread, so a concurrent write to the THP "enabled" files neither
- *    loses nor doubles a thread; the mutex is not held while the old
- *    thread finishes its pass;
- *  - only when the running thread is not yet in the transition's target
- *    state, and only once kthreadd is: a new kthread takes kthreadd's
- *    patch state (klp_copy_process()), and the new thread is created from
- *    the kernel's own khugepaged() so that ftrace sends it to the function
- *    of that state (and current_is_khugepaged() stays true). A thread
- *    created too early is stopped before it ever runs khugepaged code
- *    (kthread() tests KTHREAD_SHOULD_STOP before calling it);
+ *  - the new thread takes the old one's place under khugepaged_mutex, as
+ *    start_stop_khugepaged() does, so a concurrent write to the THP
+ *    "enabled" files neither loses nor doubles a thread;
+ *  - it is created only once kthreadd is in the target state (a kthread
+ *    inherits kthreadd's patch state, klp_copy_process()), from the
+ *    kernel's khugepaged() so ftrace sends it to that state's function and
+ *    current_is_khugepaged() stays true; a thread created too early is
+ *    stopped before it runs any khugepaged code (kthread() tests
+ *    KTHREAD_SHOULD_STOP first);
  *  - the old thread is stopped before the new one is woken, so two
- *    scanners never run at once. The old one leaves through khugepaged's
- *    own exit path, and the next pass of the livepatch core completes the
- *    transition.
+ *    scanners never run at once.
  *
- * The THP settings, min_free_kbytes and the registered mms are not
- * touched: khugepaged only pauses for one kthread_stop() and one fork, and
- * a new thread that runs ma_khugepaged() first sleeps out what is left of
- * the old one's scan sleep (the kernel's khugepaged(), which the thread
- * goes back to at disable, starts with a pass, as at boot). The
- * new thread gets what the administrator set on the old one: CPU
- * affinity, scheduling policy, priority and nice value, I/O priority and
- * cgroups. A reversed transition (0 written to "enabled" while enabling)
- * flips the target state, and the same work moves the thread back. With
- * THP off there is no thread, and the one userspace starts later is forked
- * from kthreadd, which is already switched.
+ * The new thread keeps what the administrator set on the old one (CPU
+ * affinity, scheduling, I/O priority, cgroups); THP settings and the
+ * registered mms are not touched. A reversed transition flips the target
+ * state, and the same work moves the thread back.
  *
- * Other livepatches: while ma_khugepaged() runs the thread, no transition
- * of a livepatch that changes khugepaged() can switch it either. A
- * cumulative livepatch (.replace = true, what kpatch and distribution
- * livepatch services ship) does, with a nop that sends the thread back to
- * the kernel's khugepaged(). So the work keeps watching, every 500 ms, for
- * as long as the fix is in the patch: a transition of another livepatch
- * that leaves the thread unswitched for MA_SWAP_FOREIGN polls in a row
- * gets the same thread swap, into that transition's target state, whether
- * the thread is in a pass or not (it finishes the pass first). The work never
- * dereferences the other patch (it may go at any time); fixes.c notices
- * when ours was replaced.
+ * A cumulative livepatch (.replace = true) also changes khugepaged(), with
+ * a nop, and cannot switch the thread either; so the work keeps watching
+ * and swaps the thread into another patch's target state after
+ * MA_SWAP_FOREIGN polls. It never dereferences the other patch, which may
+ * go at any time.
  */
 #include <linux/cgroup.h>
 #include <linux/delay.h>
@@ -82,11 +61,8 @@ static unsigned int ma_foreign_polls;
 static struct cpumask ma_swap_cpus;	/* only the swap work uses it */
 
 /*
- * Give the new khugepaged thread what was set on the old one: CPU
- * affinity, scheduling policy, priority and nice value, I/O priority and
- * cgroups. A deadline policy is not copied (it has no meaning for
- * khugepaged and needs the runtime parameters), nor an I/O priority left
- * at its default (no io_context).
+ * SCHED_DEADLINE is not copied: it needs runtime parameters and means
+ * nothing for khugepaged.
  */
 static void ma_khugepaged_copy_attrs(struct task_struct *old, struct task_struct *new)
 {
@@ -131,12 +107,9 @@ static void ma_swap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(ma_swap_work, ma_swap_fn);
 
 /*
- * Once the new thread runs khugepaged() (kthread() has applied the
- * kthread's default affinity, which 7.3 does when the thread starts: an
- * affinity set before the wake-up was lost there, and khugepaged() has set
- * its own nice value to MAX_NICE, its first act; the thread was given a
- * lower one to see it), give it the old thread's CPU affinity and nice
- * value. Waits 1 s at most.
+ * 7.3's kthread() applies the default affinity when the thread starts, and
+ * khugepaged() sets MAX_NICE first: wait (1 s at most) for MAX_NICE, then
+ * set the old thread's affinity and nice value again.
  */
 static void ma_khugepaged_settle(struct task_struct *new, int nice)
 {
@@ -150,19 +123,11 @@ static void ma_khugepaged_settle(struct task_struct *new, int nice)
 }
 
 /*
- * Put khugepaged on the function of livepatch state @target. The new
- * thread is created and given the old one's attributes before
- * khugepaged_mutex is taken: cgroup_attach_task_all() takes the CPU
- * hotplug lock, which memory onlining holds when it takes khugepaged_mutex
- * (khugepaged_min_free_kbytes_update()). Under the mutex the new thread,
- * not yet woken, takes the old one's place, if that is still the running
- * thread; start_stop_khugepaged() then sees only the new one (it may stop
- * it, before it ever runs). The old thread is stopped with the mutex let
- * go: kthread_stop() waits for it to finish the pass it is in, which may
- * wait on an mmap_lock for long, and writes to the THP "enabled" files
- * and memory onlining must not wait behind that. The new thread is woken
- * only then, so two scanners never run at once, and only if it is still
- * the one in place.
+ * The new thread gets its attributes outside khugepaged_mutex:
+ * cgroup_attach_task_all() takes the CPU hotplug lock, which memory
+ * onlining holds when it takes khugepaged_mutex. The old thread is stopped
+ * outside the mutex too: kthread_stop() waits for its pass, which may
+ * wait on an mmap_lock for long.
  */
 static void ma_khugepaged_swap(int target, bool foreign)
 {
@@ -211,11 +176,6 @@ static void ma_khugepaged_swap(int target, bool foreign)
 
 	mutex_lock(ma_kh.mutex);
 	if (*ma_kh.thread == new) {
-		/*
-		 * ma_khugepaged() sleeps out the old thread's scan sleep (a
-		 * thread that runs the kernel's khugepaged() never reads it,
-		 * and the next swap or the fix's end overwrites it)
-		 */
 		if (!foreign)
 			WRITE_ONCE(ma_khugepaged_successor, new);
 		wake_up_process(new);
@@ -236,15 +196,6 @@ out:
 	put_task_struct(old);
 }
 
-/*
- * Is the khugepaged thread outside the state @target? Another livepatch's
- * transition switches a waiting thread unless that livepatch changes
- * khugepaged() itself (a cumulative one does, with a nop), and a thread
- * that scans back to back (scan_sleep_millisecs 0, or passes longer than
- * the sleep) is hardly ever seen waiting: the swap does not wait for a
- * gap between passes, since kthread_stop() lets the old thread finish its
- * pass.
- */
 static bool ma_khugepaged_stuck(int target)
 {
 	struct task_struct *t;
@@ -287,7 +238,7 @@ static void ma_scanresume_transition(struct ma_fix *fix)
 	mod_delayed_work(system_wq, &ma_swap_work, 0);
 }
 
-/* No thread runs ma_khugepaged() any more: forget every position. */
+/* No thread runs ma_khugepaged(): forget every position. */
 static void ma_scanresume_unpatched(struct ma_fix *fix)
 {
 	cancel_delayed_work_sync(&ma_swap_work);
@@ -306,10 +257,7 @@ static void ma_scanresume_show(struct seq_file *m, struct ma_fix *fix)
 MA_FIX_FUNCS(scanresume, MA_REPLACE(khugepaged, ma_khugepaged));
 #endif
 
-/*
- * Seed 004's mark in BTF: the scan cursor's address moved from struct
- * khugepaged_scan into struct khugepaged_mm_slot.
- */
+/* seed 004 moves the scan address into struct khugepaged_mm_slot */
 #define MA_SEED004_STRUCT	"khugepaged_mm_slot"
 #define MA_SEED004_MEMBER	"address"
 

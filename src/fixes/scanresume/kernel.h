@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the "scanresume" fix needs of the kernel, on each kernel form its
- * fix.mk selects (COMPAT_SCANRESUME_FIX_MTHP, the 7.3 form;
- * COMPAT_SCANRESUME_FIX_ORDERS, the 6.12 form;
- * COMPAT_SCANRESUME_FIX_VMA_CHECK, the 6.1 form): khugepaged's thread
- * function, state and helpers, which it reaches through livepatch
- * relocations (src/symbols.h says how), the structs it mirrors from
- * mm/khugepaged.c and mm/mm_slot.h (mirrors.c checks them against BTF at
- * load) and the shims for the kernel differences only this fix meets.
- * What it shares with the other khugepaged fix is in
- * src/khugepaged_internal.h. Included by scanresume.h.
+ * What the "scanresume" fix needs of the kernel (COMPAT_SCANRESUME_FIX_MTHP:
+ * 7.3 form; _ORDERS: 6.12 form; _VMA_CHECK: 6.1 form): khugepaged's
+ * thread function, state and helpers (src/symbols.h), mirrors of
+ * mm/khugepaged.c and mm/mm_slot.h structs (checked by mirrors.c), and
+ * shims for kernel differences only this fix meets.
  */
 #ifndef _MLOCK_AUDIT_FIX_SCANRESUME_KERNEL_H
 #define _MLOCK_AUDIT_FIX_SCANRESUME_KERNEL_H
@@ -34,11 +29,10 @@ struct ma_mm_slot {
 
 /*
  * mm/khugepaged.c: struct khugepaged_mm_slot. 6.12 (khugepaged.c:112-114)
- * has only the mm_slot; 6.1 (:112-118) also queues PTE-mapped THPs to
- * collapse (MAX_PTE_MAPPED_THP, :94), until v6.5 ("mm/khugepaged:
- * collapse_pte_mapped_thp() with mmap_read_lock()"). 7.3 (since v6.18) has
- * no such struct and uses the bare mm_slot, which has the same layout as
- * the 6.12 form.
+ * has only the mm_slot; 6.1 (:112-118) also queues PTE-mapped THPs
+ * (MAX_PTE_MAPPED_THP, :94; gone in v6.5, "mm/khugepaged:
+ * collapse_pte_mapped_thp() with mmap_read_lock()"). 7.3 uses the bare
+ * mm_slot, laid out as the 6.12 form.
  */
 struct ma_khugepaged_mm_slot {
 	struct ma_mm_slot slot;
@@ -58,10 +52,7 @@ struct ma_khugepaged_scan {
 #ifdef MA_CARRY_SCANRESUME
 /*
  * mm/khugepaged.c, mm/huge_memory.c, mm/swap.c and
- * kernel/livepatch/transition.c, for the "scanresume" fix: khugepaged's
- * thread function, state and helpers, and the livepatch transition the
- * thread swap takes part in. khugepaged() is handed to kthread_create()
- * as the kernel itself does.
+ * kernel/livepatch/transition.c
  */
 int khugepaged(void *none) MA_KSYM;
 void collect_mm_slot(struct ma_khugepaged_mm_slot *mm_slot) MA_KSYM;
@@ -86,7 +77,6 @@ struct ma_khugepaged_syms {
 	struct tracepoint *tp_scan;			/* 7.3 form only */
 };
 
-/* that state (struct ma_khugepaged_scan above) */
 extern struct ma_khugepaged_scan khugepaged_scan MA_KSYM;
 extern spinlock_t khugepaged_mm_lock MA_KSYM;
 extern unsigned int khugepaged_pages_to_scan MA_KSYM;
@@ -114,7 +104,6 @@ extern unsigned int khugepaged_pages_collapsed MA_KSYM;
 extern struct tracepoint __tracepoint_mm_khugepaged_scan MA_KSYM;
 #endif
 
-/* The addresses of that state, filled by the livepatch relocations. */
 extern const struct ma_khugepaged_syms ma_kh;
 #endif
 
@@ -153,28 +142,17 @@ bool khugepaged_add_pte_mapped_thp(struct mm_struct *mm, unsigned long addr) MA_
 #endif
 
 #ifdef MA_CARRY_SCANRESUME
-/* through one wrapper (symbols.c here; src/symbols.h says why) */
+/* through one wrapper (src/symbols.h) */
 extern typeof(collect_mm_slot) ma_call_collect_mm_slot;
 #define collect_mm_slot(...)		ma_call_collect_mm_slot(__VA_ARGS__)
 #endif
 
 /*
- * How khugepaged (the "scanresume" replacement of khugepaged()) judges a
- * VMA, an mm and the THP settings, and counts its progress.
- *
- * The 7.3 form: thp_vma_allowable_orders() for TVA_KHUGEPAGED, with every
- * anonymous mTHP order; hugepage_enabled(); MMF_DISABLE_THP_COMPLETELY;
- * an mm that THP was disabled for is released like an exiting one; the
- * progress lives in collapse_control and collapse_single_pmd() counts each
- * PTE itself ("mm: khugepaged: refine scan progress number").
- * The 6.12 form: thp_vma_allowable_order() with TVA_ENFORCE_SYSFS (v6.8),
- * the MMF_DISABLE_THP test of hpage_collapse_test_exit_or_disable(), and
- * hugepage_pmd_enabled(); each PMD range counts HPAGE_PMD_NR pages.
- * The 6.1 form: hugepage_vma_check(), hpage_collapse_test_exit() alone,
- * hugepage_flags_enabled(), and a try_to_freeze() in the scan loop.
- * Commits not named here were not identified; each form matches its Debian
- * kernel's mm/khugepaged.c. thp_vma_allowable_orders() is rewritten
- * because the settings it reads are not exported.
+ * How khugepaged judges a VMA, an mm and the THP settings, and counts its
+ * progress; each form matches its Debian kernel's mm/khugepaged.c. 7.3's
+ * collapse_single_pmd() counts each PTE itself ("mm: khugepaged: refine
+ * scan progress number"). thp_vma_allowable_orders() is rewritten because
+ * the settings it reads are not exported.
  */
 #if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_MTHP)
 #ifdef COMPAT_SCANRESUME_FIX_MTHP
@@ -269,7 +247,6 @@ static inline bool compat_khugepaged_try_to_freeze(void)
 #endif
 
 #if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
-/* before 7.3 the progress is the scanner's own count */
 #define compat_khugepaged_progress(cc, local)	((void)(cc), (local))
 #endif
 

@@ -1,48 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Live fix "scanresume" (seed 004, "mm/khugepaged: scan mm's more
- * efficiently under mmap_lock contention", posted November 2026 and in no
- * released kernel): khugepaged remembers, per mm, where it stopped, and
- * resumes there. Stock khugepaged starts an mm again at address 0 every
- * time it comes back after mmap_read_trylock() failed, so under mmap_lock
- * contention the end of a large mm is reached late or never. It also moves
- * the position past each VMA it cannot collapse.
+ * efficiently under mmap_lock contention", in no released kernel):
+ * khugepaged resumes an mm where it stopped instead of at address 0 after
+ * a failed mmap_read_trylock(), so under mmap_lock contention the end of a
+ * large mm is still reached.
  *
- * The mm-slot scanner is inlined into the khugepaged() kthread function on
- * every supported kernel, so ma_khugepaged() replaces khugepaged() whole.
- * It behaves like khugepaged(), khugepaged_do_scan(), the mm-slot scanner
- * and khugepaged_wait_work() of Debian 7.3.4 mm/khugepaged.c:2856-3073
- * (COMPAT_SCANRESUME_FIX_MTHP: collapse_scan_mm_slot(), progress counted
- * in collapse_control, an mm_khugepaged_scan trace event per visit), of
- * Debian 6.12.118 mm/khugepaged.c:2359-2608 (COMPAT_SCANRESUME_FIX_ORDERS)
- * and of Debian 6.1.192 mm/khugepaged.c:2266-2536
- * (COMPAT_SCANRESUME_FIX_VMA_CHECK, which also collapses the PTE-mapped
- * THPs an mm has queued), except for the position of an mm, which seed
- * 004 changes:
+ * The mm-slot scanner is inlined into khugepaged() on every supported
+ * kernel, so ma_khugepaged() replaces khugepaged() whole. It matches
+ * khugepaged(), khugepaged_do_scan(), the mm-slot scanner and
+ * khugepaged_wait_work() of Debian 7.3.4 mm/khugepaged.c:2856-3073
+ * (COMPAT_SCANRESUME_FIX_MTHP), Debian 6.12.118 mm/khugepaged.c:2359-2608
+ * (COMPAT_SCANRESUME_FIX_ORDERS) and Debian 6.1.192
+ * mm/khugepaged.c:2266-2536 (COMPAT_SCANRESUME_FIX_VMA_CHECK), except for
+ * the position of an mm, which seed 004 changes:
  *
- *  - it is kept, when khugepaged leaves the slot before it walked all of
- *    its VMAs, in an xarray keyed by the mm's context ID
- *    (mm->context.ctx_id: x86 gives each mm a unique 64-bit ID that is
- *    never reused), and loaded when the slot becomes the current one again;
+ *  - on leaving a slot before its last VMA, it is kept in an xarray keyed
+ *    by mm->context.ctx_id (unique per mm on x86, never reused);
  *  - after a VMA that cannot be collapsed it moves to the end of that VMA;
  *  - it goes back to 0 only when the walk ran off the last VMA.
  *
- * The VM_BUG_ON()s of the stock code are VM_WARN_ON_ONCE()s, as seed 004
- * makes them; Debian builds without CONFIG_DEBUG_VM, where both are empty.
- *
  * khugepaged_scan.address still holds the position in the current slot, so
- * the stock khugepaged() carries on from it once the fix is disabled.
- * The positions are only touched by the khugepaged thread. The key is
- * never reused, so neither a new mm at a freed mm's address nor a new slot
- * at a freed slot's address can pick up a stale position. The next visit of
- * its mm consumes a position (it is saved anew or dropped when khugepaged
- * leaves the slot); one that a whole pass over the mms did not consume
- * belongs to an mm whose slot was freed meanwhile (by __khugepaged_exit()
- * or collect_mm_slot()), and is freed when that pass ends. All are freed
- * when the fix goes (ma_scanresume_forget()).
- *
- * How the khugepaged thread is moved onto this function, and back, is in
- * fixes/scanresume/fix.c.
+ * the stock khugepaged() carries on from it once the fix is disabled. Only
+ * the khugepaged thread touches the positions. As the key is never reused,
+ * no new mm can pick up a stale position; one that a whole pass did not
+ * consume belongs to a freed slot and is dropped when the pass ends.
  */
 #include <linux/atomic.h>
 #include <linux/file.h>
@@ -70,10 +52,7 @@ static bool ma_mm_exiting(struct mm_struct *mm)
 	return !atomic_read(&mm->mm_users);
 }
 
-/*
- * A position is an xarray value entry: the page number of the address, and
- * the low bits of khugepaged_full_scans when it was saved (its pass).
- */
+/* xarray value: page number of the address, low bits of its pass */
 #define MA_POS_PASS_BITS	16
 #define MA_POS_PASS_MASK	((1UL << MA_POS_PASS_BITS) - 1)
 
@@ -101,11 +80,7 @@ static void ma_pos_drop(struct ma_khugepaged_mm_slot *mm_slot)
 	xa_erase(&ma_positions, ma_pos_key(mm_slot));
 }
 
-/*
- * Keep @address for the next visit of @mm_slot, the current slot (0:
- * start over). Without memory for it, the next visit starts at 0, as stock
- * khugepaged does.
- */
+/* On -ENOMEM the next visit starts at 0, as stock khugepaged does. */
 static void ma_pos_save(struct ma_khugepaged_mm_slot *mm_slot,
 			unsigned long address)
 {
@@ -121,9 +96,8 @@ static void ma_pos_save(struct ma_khugepaged_mm_slot *mm_slot,
 }
 
 /*
- * A pass over the mms has ended (khugepaged_full_scans is now @pass): drop
- * the positions saved before it began that it did not consume (their mms
- * are gone). Atomic context.
+ * Positions older than the pass that just ended belong to mms that are
+ * gone. Atomic context.
  */
 static void ma_pos_collect(unsigned int pass)
 {
@@ -144,10 +118,6 @@ void ma_scanresume_forget(void)
 }
 
 #if defined(COMPAT_SCANRESUME_FIX_ORDERS) || defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
-/*
- * The file case of a PMD range before 7.3: mmap_lock is dropped, and the
- * range is scanned in the file's page cache.
- */
 static int ma_scan_file(struct mm_struct *mm, struct vm_area_struct *vma,
 			unsigned long address, struct collapse_control *cc)
 {
@@ -164,9 +134,8 @@ static int ma_scan_file(struct mm_struct *mm, struct vm_area_struct *vma,
 
 #if defined(COMPAT_SCANRESUME_FIX_MTHP)
 /*
- * One PMD range of a VMA, 7.3 (khugepaged.c:2920-2921): collapse_single_pmd()
- * counts the progress and the collapsed ranges itself. False when the scan
- * must stop with mmap_lock held (never here).
+ * 7.3 (khugepaged.c:2920-2921): collapse_single_pmd() counts the progress
+ * and the collapsed ranges itself. False: stop with mmap_lock held.
  */
 static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
 			  unsigned long address, bool *mmap_locked, int *result,
@@ -184,9 +153,8 @@ static void ma_collapse_pte_mapped_thps(struct ma_khugepaged_mm_slot *mm_slot)
 }
 
 /*
- * trace_mm_khugepaged_scan(): the tracepoint is not exported; it is called
- * through its struct tracepoint's probes, with the TP_PROTO of
- * 7.3 include/trace/events/huge_memory.h:253.
+ * trace_mm_khugepaged_scan() is not exported: call its probes, with the
+ * TP_PROTO of 7.3 include/trace/events/huge_memory.h:253.
  */
 static void ma_trace_mm_scan(struct mm_struct *mm, unsigned int progress,
 			     bool full_scan_finished)
@@ -204,10 +172,7 @@ static void ma_trace_mm_scan(struct mm_struct *mm, unsigned int progress,
 	preempt_enable_notrace();
 }
 #elif defined(COMPAT_SCANRESUME_FIX_ORDERS)
-/*
- * One PMD range of a VMA, 6.12 (khugepaged.c:2430-2456). False when the
- * scan must stop with mmap_lock held.
- */
+/* 6.12 (khugepaged.c:2430-2456). False: stop with mmap_lock held. */
 static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
 			  unsigned long address, bool *mmap_locked, int *result,
 			  struct collapse_control *cc)
@@ -241,7 +206,7 @@ static void ma_trace_mm_scan(struct mm_struct *mm, unsigned int progress,
 {
 }
 #elif defined(COMPAT_SCANRESUME_FIX_VMA_CHECK)
-/* One PMD range of a VMA, 6.1 (khugepaged.c:2347-2380). */
+/* 6.1 (khugepaged.c:2347-2380) */
 static bool ma_scan_range(struct mm_struct *mm, struct vm_area_struct *vma,
 			  unsigned long address, bool *mmap_locked, int *result,
 			  struct collapse_control *cc)
@@ -288,10 +253,6 @@ static void ma_trace_mm_scan(struct mm_struct *mm, unsigned int progress,
 }
 #endif
 
-/*
- * The mm-slot scanner, with the position of seed 004. *@progress is the
- * pages this scan counted so far; it stops once that reaches @pages.
- */
 static void ma_scan_mm_slot(unsigned int pages, int *result,
 			    struct collapse_control *cc, unsigned int *progress)
 	__releases(ma_kh.mm_lock)
@@ -372,7 +333,6 @@ static void ma_scan_mm_slot(unsigned int pages, int *result,
 			scan->address += HPAGE_PMD_SIZE;
 			*progress += COMPAT_KHUGEPAGED_RANGE_PAGES;
 			if (!mmap_locked)
-				/* mmap_lock was dropped: see the stock comment */
 				goto breakouterloop_mmap_lock;
 			if (*progress >= pages)
 				goto breakouterloop;
@@ -388,11 +348,6 @@ breakouterloop_mmap_lock:
 
 	spin_lock(ma_kh.mm_lock);
 	VM_WARN_ON_ONCE(scan->mm_slot != mm_slot);
-	/*
-	 * Leave the slot if its mm is about to die (7.3: or THP is disabled
-	 * for it), or if we scanned all its VMAs or could not lock it; stock
-	 * code releases it the same way.
-	 */
 	if (COMPAT_KHUGEPAGED_RELEASE_DISABLED)
 		release = compat_khugepaged_test_exit_or_disable(mm);
 	else
@@ -470,7 +425,6 @@ static void ma_do_scan(struct collapse_control *cc)
 			break;
 
 		if (result == SCAN_ALLOC_HUGE_PAGE_FAIL) {
-			/* sleep after the first failure, give up at the second */
 			if (!wait)
 				break;
 			wait = false;
@@ -522,11 +476,8 @@ int ma_khugepaged(void *none)
 	set_user_nice(current, MAX_NICE);
 
 	/*
-	 * In place of a thread that our own transition's swap stopped:
-	 * one khugepaged, so first the rest of its scan sleep
-	 * (khugepaged_sleep_expire, which it set), not a pass at once. A
-	 * thread stopped during a pass had let its sleep expire: this one
-	 * carries on at once, from the position the stopped one saved.
+	 * Replacing the thread our transition stopped: finish its scan sleep
+	 * so there is still one pass per sleep period.
 	 */
 	if (READ_ONCE(ma_khugepaged_successor) == current) {
 		WRITE_ONCE(ma_khugepaged_successor, NULL);
@@ -537,7 +488,6 @@ int ma_khugepaged(void *none)
 		ma_wait_work();
 	}
 
-	/* a later ma_khugepaged() resumes the current slot where we are */
 	mm_slot = ma_kh.scan->mm_slot;
 	if (mm_slot)
 		ma_pos_save(mm_slot, ma_kh.scan->address);
