@@ -3,7 +3,7 @@
  * Live fix "fault", fault path (seed 000 patch 4/6, mainline 19773df031bc):
  * finish_fault() maps a whole large file folio with one batch of PTEs when
  * it fits the VMA and the page table, instead of one page per fault, so
- * the rmap sees it fully mapped and the "mlock" fix can mlock it.
+ * the rmap sees it fully mapped and a fix of mlock tracking can mlock it.
  *
  * ma_finish_fault() matches finish_fault() of Debian 6.12.118 mm/memory.c
  * except for that condition; that kernel has the i_size clamp of
