@@ -11,10 +11,7 @@
 #ifndef _MLOCK_AUDIT_FIX_STATES_H
 #define _MLOCK_AUDIT_FIX_STATES_H
 
-/* One state.h per fix, of Kbuild's MA_FIXES. */
-#include "fixes/mlock/state.h"
-#include "fixes/fault/state.h"
-#include "fixes/lazyfree/state.h"
-#include "fixes/scanresume/state.h"
+/* Each fix's state.h, in the order of Kbuild's MA_FIXES (generated) */
+#include "fix_states_list.h"
 
 #endif /* _MLOCK_AUDIT_FIX_STATES_H */

@@ -26,6 +26,7 @@
 #include <linux/string.h>
 
 #include "hook.h"
+#include "hook_sites.h"
 #include "testing.h"
 
 static bool ma_probes_on = true;

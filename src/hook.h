@@ -48,9 +48,6 @@ int ma_hook_register(struct ma_hook *hook);
 void ma_hook_unregister(struct ma_hook *hook);
 void ma_hooks_show(struct seq_file *m);
 
-/* hook_sites.c: a probed function's address, where the build knew it */
-unsigned long ma_hook_site_start(const char *sym);
-
 /* For the fixes module (fixes_count.c), exported by the audit. */
 struct ma_site *ma_hook_site(const char *func);
 void ma_site_hand_over(struct ma_site *site, const struct klp_func *fix);

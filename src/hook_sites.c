@@ -13,7 +13,7 @@
 #include <linux/compiler.h>
 #include <linux/string.h>
 
-#include "hook.h"
+#include "hook_sites.h"
 #include "symbols.h"
 
 /* weak declarations under the kernel name (a clone's holds dots) */

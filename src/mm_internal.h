@@ -36,7 +36,7 @@ static inline void ma_add_mm_counter(struct mm_struct *mm, int member, long valu
 #endif
 
 #ifdef MA_NEEDS_VM_NORMAL_PAGE
-/* mm/memory.c, through one wrapper (symbols.c; symbols.h says why) */
+/* mm/memory.c, through one wrapper (mm_internal.c; symbols.h says why) */
 extern typeof(vm_normal_page) vm_normal_page MA_KSYM;
 extern typeof(vm_normal_page) ma_call_vm_normal_page;
 #define vm_normal_page(...)		ma_call_vm_normal_page(__VA_ARGS__)

@@ -95,7 +95,8 @@ extern typeof(btf_name_by_offset) btf_name_by_offset MA_KSYM;
  * walk of all of kallsyms (klp_find_object_symbol()), and the compiler
  * copies a call into every path it duplicates. So a function called from
  * more than one place is called through one out-of-line wrapper
- * (src/symbols.c, src/fixes/FIX/symbols.c), to which a macro of the
- * callee's name beside its declaration sends the calls.
+ * (mm_internal.c, khugepaged_internal.c, src/fixes/FIX/symbols.c), to
+ * which a macro of the callee's name beside its declaration sends the
+ * calls.
  */
 #endif /* _MLOCK_AUDIT_SYMBOLS_H */
