@@ -171,7 +171,10 @@ int ma_hpage_collapse_scan_pmd(struct mm_struct *mm, struct vm_area_struct *vma,
 		}
 		folio = this;
 
-		/* The fix; MADV_COLLAPSE is an explicit request. */
+		/*
+		 * The fix. MADV_COLLAPSE is an explicit request; a
+		 * VM_DROPPABLE VMA keeps its folios lazy-free when collapsed.
+		 */
 		if (cc->is_khugepaged &&
 		    !(vma->vm_flags & VM_DROPPABLE) &&
 		    folio_test_lazyfree(folio) && !pte_dirty(pteval)) {
