@@ -5,9 +5,7 @@
  * compat/Kbuild.include; a single fix's are in src/fixes/FIX/kernel.h).
  * Force-included into every translation unit; includes nothing of the
  * module's. Shims keep the upstream name and cite the upstream commit.
- *
- * Supported: x86_64 Debian 6.1 (bookworm), 6.12 (trixie), 7.3
- * (trixie-backports).
+ * The supported kernels are listed in supported-kernels.
  */
 #ifndef _MLOCK_AUDIT_COMPAT_H
 #define _MLOCK_AUDIT_COMPAT_H
