@@ -21,14 +21,7 @@
 #define _MLOCK_AUDIT_SYMBOLS_H
 
 #include <linux/btf.h>
-#include <linux/huge_mm.h>
-#include <linux/khugepaged.h>
-#include <linux/memcontrol.h>
 #include <linux/mm.h>
-#include <linux/mmu_notifier.h>
-#include <linux/percpu.h>
-#include <linux/rmap.h>
-#include <linux/swap.h>
 
 /* A kernel symbol reached through a livepatch relocation. */
 #define MA_KSYM	__weak

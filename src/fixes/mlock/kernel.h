@@ -9,9 +9,13 @@
 #ifndef _MLOCK_AUDIT_FIX_MLOCK_KERNEL_H
 #define _MLOCK_AUDIT_FIX_MLOCK_KERNEL_H
 
+#include <linux/huge_mm.h>
 #include <linux/local_lock.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/rmap.h>
+#include <linux/swap.h>
 
 #include "mm_internal.h"
 #include "symbols.h"

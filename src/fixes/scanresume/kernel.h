@@ -13,6 +13,7 @@
 #include <linux/khugepaged.h>
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/swap.h>
 
 #include "khugepaged_internal.h"
 #include "symbols.h"
