@@ -17,7 +17,10 @@
  *    stopped before it runs any khugepaged code (kthread() tests
  *    KTHREAD_SHOULD_STOP first);
  *  - the old thread is stopped before the new one is woken, so two
- *    scanners never run at once.
+ *    scanners never run at once;
+ *  - the swap waits for the old thread to be stoppable at once (see
+ *    ma_khugepaged_stoppable()), since both the new thread, created but
+ *    not yet woken, and the work wait uninterruptibly until it exits.
  *
  * The new thread keeps what the administrator set on the old one (CPU
  * affinity, scheduling, I/O priority, cgroups); THP settings and the
@@ -55,9 +58,11 @@
 #define MA_SWAP_POLL	(HZ / 10)	/* during a transition */
 #define MA_SWAP_IDLE	(HZ / 2)	/* otherwise */
 #define MA_SWAP_FOREIGN	5		/* polls before swapping for another patch */
+#define MA_SWAP_RUNNING	20		/* polls of an awake thread, see below */
+#define MA_SWAP_BLOCKED	3		/* polls in a row of a blocked one */
 
 static atomic_long_t ma_swaps, ma_swap_early, ma_swap_failed, ma_swap_foreign;
-static unsigned int ma_foreign_polls;
+static unsigned int ma_foreign_polls, ma_awake_polls, ma_blocked_polls;
 static struct cpumask ma_swap_cpus;	/* only the swap work uses it */
 
 /*
@@ -103,6 +108,43 @@ static void ma_khugepaged_copy_attrs(struct task_struct *old, struct task_struct
 		pr_warn("scanresume: new khugepaged keeps its cgroups: %pe\n", ERR_PTR(ret));
 }
 
+/*
+ * Whether kthread_stop() of the old thread returns at once. Asleep (between
+ * passes, or in an allocation sleep), it is woken and exits. Blocked (on an
+ * mmap_lock behind a long mlock() populate, a folio lock), it exits only
+ * when the lock is granted and its collapse is done: the work and the new
+ * thread, which never ran, would wait that long uninterruptibly, and the
+ * hung-task detector reports such a wait (and panics on it under
+ * hung_task_panic). So a blocked thread is waited for, however long. A
+ * thread that scans back to back (scan_sleep_millisecs 0) is never asleep
+ * at a poll, and blocks only for moments (lru_add_drain_all(), a lock):
+ * once MA_SWAP_RUNNING polls have found it awake and not blocked for
+ * MA_SWAP_BLOCKED polls in a row, it is swapped at the next poll that finds
+ * it running, as it checks for a stop before each mm. Only the first check
+ * of a poll, before the new thread is made, counts.
+ */
+static bool ma_khugepaged_stoppable(struct task_struct *t, bool first)
+{
+	unsigned int state = READ_ONCE(t->__state);
+
+	if (state & TASK_INTERRUPTIBLE) {
+		ma_awake_polls = 0;
+		ma_blocked_polls = 0;
+		return true;
+	}
+	if (first) {
+		if (state == TASK_RUNNING)
+			ma_blocked_polls = 0;
+		else if (ma_blocked_polls < MA_SWAP_BLOCKED)
+			ma_blocked_polls++;
+		if (ma_blocked_polls >= MA_SWAP_BLOCKED)
+			ma_awake_polls = 0;
+		else if (ma_awake_polls < MA_SWAP_RUNNING)
+			ma_awake_polls++;
+	}
+	return state == TASK_RUNNING && ma_awake_polls >= MA_SWAP_RUNNING;
+}
+
 static void ma_swap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(ma_swap_work, ma_swap_fn);
 
@@ -137,7 +179,7 @@ static void ma_khugepaged_swap(int target, bool foreign)
 
 	mutex_lock(ma_kh.mutex);
 	old = *ma_kh.thread;
-	if (old && READ_ONCE(old->patch_state) != target)
+	if (old && READ_ONCE(old->patch_state) != target && ma_khugepaged_stoppable(old, true))
 		get_task_struct(old);
 	else
 		old = NULL;
@@ -161,15 +203,20 @@ static void ma_khugepaged_swap(int target, bool foreign)
 	get_task_struct(new);
 
 	mutex_lock(ma_kh.mutex);
-	if (*ma_kh.thread == old && READ_ONCE(old->patch_state) != target) {
+	if (*ma_kh.thread == old && READ_ONCE(old->patch_state) != target &&
+	    ma_khugepaged_stoppable(old, false)) {
 		*ma_kh.thread = new;
 		placed = true;
 	}
 	mutex_unlock(ma_kh.mutex);
 	if (!placed) {
-		/* khugepaged was stopped or restarted meanwhile */
+		/*
+		 * khugepaged was stopped or restarted meanwhile, or the old
+		 * thread began to wait on a lock: tried again next poll
+		 */
 		kthread_stop(new);
 		put_task_struct(new);
+		atomic_long_inc(&ma_swap_early);
 		goto out;
 	}
 	kthread_stop(old);
@@ -222,13 +269,18 @@ static void ma_swap_fn(struct work_struct *work)
 		/* another livepatch's transition, not looked into */
 		if (!ma_khugepaged_stuck(target)) {
 			ma_foreign_polls = 0;
-		} else if (++ma_foreign_polls >= MA_SWAP_FOREIGN) {
-			ma_foreign_polls = 0;
+			ma_awake_polls = 0;
+			ma_blocked_polls = 0;
+		} else if (ma_foreign_polls < MA_SWAP_FOREIGN) {
+			ma_foreign_polls++;
+		} else {
 			ma_khugepaged_swap(target, true);
 		}
 		next = MA_SWAP_POLL;
 	} else {
 		ma_foreign_polls = 0;
+		ma_awake_polls = 0;
+		ma_blocked_polls = 0;
 	}
 	schedule_delayed_work(&ma_swap_work, next);
 }
