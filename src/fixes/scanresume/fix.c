@@ -145,6 +145,14 @@ static bool ma_khugepaged_stoppable(struct task_struct *t, bool first)
 	return state == TASK_RUNNING && ma_awake_polls >= MA_SWAP_RUNNING;
 }
 
+/* The polls counted so far belong to one old thread and one transition. */
+static void ma_swap_polls_reset(void)
+{
+	ma_foreign_polls = 0;
+	ma_awake_polls = 0;
+	ma_blocked_polls = 0;
+}
+
 static void ma_swap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(ma_swap_work, ma_swap_fn);
 
@@ -220,6 +228,7 @@ static void ma_khugepaged_swap(int target, bool foreign)
 		goto out;
 	}
 	kthread_stop(old);
+	ma_swap_polls_reset();
 
 	mutex_lock(ma_kh.mutex);
 	if (*ma_kh.thread == new) {
@@ -267,20 +276,15 @@ static void ma_swap_fn(struct work_struct *work)
 		next = MA_SWAP_POLL;
 	} else if (tp) {
 		/* another livepatch's transition, not looked into */
-		if (!ma_khugepaged_stuck(target)) {
-			ma_foreign_polls = 0;
-			ma_awake_polls = 0;
-			ma_blocked_polls = 0;
-		} else if (ma_foreign_polls < MA_SWAP_FOREIGN) {
+		if (!ma_khugepaged_stuck(target))
+			ma_swap_polls_reset();
+		else if (ma_foreign_polls < MA_SWAP_FOREIGN)
 			ma_foreign_polls++;
-		} else {
+		else
 			ma_khugepaged_swap(target, true);
-		}
 		next = MA_SWAP_POLL;
 	} else {
-		ma_foreign_polls = 0;
-		ma_awake_polls = 0;
-		ma_blocked_polls = 0;
+		ma_swap_polls_reset();
 	}
 	schedule_delayed_work(&ma_swap_work, next);
 }
